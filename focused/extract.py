@@ -1,0 +1,88 @@
+"""Extraction: a fetched HTML page becomes title, main text and links with their context."""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from dataclasses import dataclass, field
+from urllib.parse import urljoin
+
+import trafilatura
+from lxml.html import HtmlElement
+from scrapy.http import HtmlResponse, Response
+from scrapy.linkextractors import IGNORED_EXTENSIONS
+from scrapy.utils.response import get_base_url
+from scrapy.utils.url import url_has_any_extension
+
+from focused.urls import BadURL, canonical_url
+
+SPACES = re.compile(r"\s+")
+MAX_ANCHOR_CHARS = 200
+
+
+@dataclass(frozen=True)
+class Link:
+    url: str
+    anchor: str
+    context: str  # words just before and just after the link
+
+
+@dataclass
+class Page:
+    url: str
+    title: str
+    text: str
+    links: list[Link]
+    dropped: Counter[str] = field(default_factory=Counter)  # links not kept, by reason
+
+
+def is_html(response: Response) -> bool:
+    content_type = (response.headers.get("Content-Type") or b"").decode("latin-1").lower()
+    return isinstance(response, HtmlResponse) and (not content_type or "html" in content_type)
+
+
+def extract(response: HtmlResponse, context_words: int) -> Page:
+    """Links first (from Scrapy's parsed tree), then trafilatura's main text from the same tree."""
+    root: HtmlElement = response.selector.root
+    page = Page(response.url, _title(root), "", [])
+    base = get_base_url(response)
+    seen = {response.url}
+    for a in root.iter("a"):
+        href = (a.get("href") or "").strip()
+        if not href or href.startswith("#"):
+            continue
+        try:
+            url = canonical_url(urljoin(base, href))
+        except (BadURL, ValueError) as exc:
+            page.dropped[getattr(exc, "reason", "malformed")] += 1
+            continue
+        if url in seen:
+            continue
+        seen.add(url)
+        if url_has_any_extension(url, IGNORED_EXTENSIONS):
+            page.dropped["extension"] += 1
+            continue
+        page.links.append(Link(url, _anchor(a), _context(a, context_words)))
+    page.text = trafilatura.extract(root, fast=True, include_comments=False) or _clean(root.text_content())
+    return page
+
+
+def _title(root: HtmlElement) -> str:
+    return _clean(root.findtext(".//title") or "")
+
+
+def _anchor(a: HtmlElement) -> str:
+    text = _clean(a.text_content()) or a.get("title") or " ".join(img.get("alt", "") for img in a.iter("img"))
+    return text[:MAX_ANCHOR_CHARS]
+
+
+def _context(a: HtmlElement, n: int) -> str:
+    """The n words before and after the link, within its block."""
+    previous = a.getprevious()
+    before = (previous.tail if previous is not None else a.getparent().text) or ""
+    after = a.tail or ""
+    return " ".join(before.split()[-n:] + after.split()[:n])
+
+
+def _clean(text: str) -> str:
+    return SPACES.sub(" ", text).strip()

@@ -1,0 +1,159 @@
+"""The frontier: compact records, one best-first queue per host, politeness-aware pops.
+
+Mercator's back queues, with scores instead of FIFO order: a host is either *ready*
+(its best record sits in a global heap ordered by score) or *waiting* (it sits in a
+heap ordered by the time it may be fetched again). A pop hands out the best record
+among ready hosts, so a slow or delayed host never holds up the others.
+"""
+
+from __future__ import annotations
+
+import math
+from heapq import heappop, heappush
+from typing import Any, Callable, Iterator, NamedTuple
+
+RECHECK_BUSY = 1.0  # seconds before a host at its concurrency limit is looked at again
+# wait(host) -> (seconds until the host may be fetched, whether it is at its concurrency limit)
+Wait = Callable[[str], tuple[float, bool]]
+
+
+class Record(NamedTuple):
+    """One queued URL. Tuples are a fraction of a Request's size; ordering is (key, seq)."""
+
+    key: float  # minus the score: heaps pop the smallest
+    seq: int  # arrival order, breaks ties first-in first-out
+    url: str
+    depth: int
+    anchor: str = ""
+    context: str = ""
+    parent_url: str | None = None
+    parent_relevance: float | None = None
+    signals: tuple = ()  # (signal names, their contributions to the score)
+    request: dict[str, Any] | None = None  # a non-link request (redirect, retry), as request_to_dict
+
+    @property
+    def score(self) -> float:
+        return -self.key
+
+
+class Frontier:
+    def __init__(self) -> None:
+        self._queues: dict[str, list[Record]] = {}
+        self._ready: list[tuple[float, int, str]] = []  # (key, seq, host) of a ready host's best record
+        self._waiting: list[tuple[float, str]] = []  # (time to look again, host)
+        self._waiting_until: dict[str, float] = {}
+        self._size = 0
+
+    def __len__(self) -> int:
+        return self._size
+
+    @property
+    def hosts(self) -> int:
+        return len(self._queues)
+
+    def push(self, host: str, record: Record) -> None:
+        queue = self._queues.setdefault(host, [])
+        is_best = not queue or record < queue[0]
+        heappush(queue, record)
+        self._size += 1
+        if is_best and host not in self._waiting_until:
+            heappush(self._ready, (record.key, record.seq, host))
+
+    def pop(self, now: float, wait: Wait, patience: float = 0.0, window: int = 0) -> tuple[str, Record] | None:
+        """Best record of a host that may be fetched now.
+
+        With `patience` > 0, a record outside the frontier's best `window` is not handed out
+        while a better one waits on a host expected to be ready within `patience` seconds:
+        the page budget goes to the best URLs, not to whichever host happens to be free.
+        """
+        self._wake(now)
+        floor = self._floor(wait, patience) if patience > 0 else math.inf
+        while self._ready:
+            key, seq, host = self._ready[0]
+            queue = self._queues.get(host)
+            if not queue or queue[0].seq != seq or host in self._waiting_until:
+                heappop(self._ready)  # stale entry: the host's best changed or it went to wait
+                continue
+            if key > floor and self._count_better(key, window) >= window:
+                return None
+            seconds, busy = wait(host)
+            if busy or seconds > 0:
+                heappop(self._ready)
+                self._defer(host, now + (RECHECK_BUSY if busy else seconds))
+                if patience > 0 and seconds <= patience:
+                    floor = min(floor, key)
+                continue
+            heappop(self._ready)
+            return host, self.take(host)
+        return None
+
+    def best_resting(self, wait: Wait) -> str | None:
+        """The best-scored host that waits only for its delay (not for a response)."""
+        best: tuple[float, str] | None = None
+        for host in self._waiting_until:
+            queue = self._queues.get(host)
+            if queue and not wait(host)[1] and (best is None or queue[0].key < best[0]):
+                best = (queue[0].key, host)
+        return best[1] if best else None
+
+    def take(self, host: str) -> Record:
+        """Remove and return the host's best record, whatever its readiness."""
+        queue = self._queues[host]
+        record = heappop(queue)
+        self._size -= 1
+        if not queue:
+            del self._queues[host]
+        elif host not in self._waiting_until:
+            heappush(self._ready, (queue[0].key, queue[0].seq, host))
+        return record
+
+    def release(self, host: str) -> None:
+        """A request of `host` finished: look at the host again on the next pop."""
+        if self._waiting_until.pop(host, None) is not None and host in self._queues:
+            best = self._queues[host][0]
+            heappush(self._ready, (best.key, best.seq, host))
+
+    def drop_host(self, host: str) -> int:
+        """Forget every record of a host (it is dead); returns how many were dropped."""
+        dropped = len(self._queues.pop(host, ()))
+        self._waiting_until.pop(host, None)
+        self._size -= dropped
+        return dropped
+
+    def records(self) -> Iterator[tuple[str, Record]]:
+        for host, queue in self._queues.items():
+            for record in queue:
+                yield host, record
+
+    def _floor(self, wait: Wait, patience: float) -> float:
+        """Best key among hosts that cannot be fetched now but will be within `patience`."""
+        floor = math.inf
+        for host in self._waiting_until:
+            queue = self._queues.get(host)
+            if queue and queue[0].key < floor and wait(host)[0] <= patience:
+                floor = queue[0].key
+        return floor
+
+    def _count_better(self, key: float, limit: int) -> int:
+        """How many records score above `key`, counting up to `limit` (heap walks, pruned)."""
+        count = 0
+        for queue in self._queues.values():
+            stack = [0]
+            while stack and count < limit:
+                i = stack.pop()
+                if i < len(queue) and queue[i].key < key:
+                    count += 1
+                    stack += (2 * i + 1, 2 * i + 2)
+            if count >= limit:
+                break
+        return count
+
+    def _defer(self, host: str, when: float) -> None:
+        self._waiting_until[host] = when
+        heappush(self._waiting, (when, host))
+
+    def _wake(self, now: float) -> None:
+        while self._waiting and self._waiting[0][0] <= now:
+            when, host = heappop(self._waiting)
+            if self._waiting_until.get(host) == when:
+                self.release(host)

@@ -1,0 +1,58 @@
+"""Dead hosts fail fast: classify download outcomes per host, stop hopeless retries.
+
+An unresolvable host, or a proxy's 502 for a host it cannot reach, will not answer on a
+retry either: those requests are not retried. Every failure and success is reported to
+the scheduler, which backs a failing host off and gives up on it after
+FOCUSED_HOST_MAX_FAILURES consecutive failures.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from scrapy.exceptions import IgnoreRequest
+from twisted.internet.error import ConnectionRefusedError, DNSLookupError, TimeoutError, TCPTimedOutError
+
+from focused import signals
+from focused.urls import host_of
+
+if TYPE_CHECKING:
+    from scrapy import Request
+    from scrapy.crawler import Crawler
+    from scrapy.http import Response
+    from typing_extensions import Self
+
+HOPELESS_STATUS = {502}
+FAILURE_STATUS = {500, 502, 503, 504, 522, 524}
+HOPELESS_ERRORS = (DNSLookupError,)
+HOST_ERRORS = (DNSLookupError, ConnectionRefusedError, TimeoutError, TCPTimedOutError)
+
+
+class HostHealthMiddleware:
+    def __init__(self, crawler: Crawler):
+        self.crawler = crawler
+
+    @classmethod
+    def from_crawler(cls, crawler: Crawler) -> Self:
+        return cls(crawler)
+
+    def process_response(self, request: Request, response: Response) -> Response:
+        host = host_of(request.url)
+        if response.status in FAILURE_STATUS:
+            self._failed(request, f"HTTP {response.status}", hopeless=response.status in HOPELESS_STATUS)
+        else:
+            self.crawler.signals.send_catch_log(signals.host_succeeded, host=host)
+        return response
+
+    def process_exception(self, request: Request, exception: Exception) -> None:
+        if isinstance(exception, IgnoreRequest) or not isinstance(exception, HOST_ERRORS):
+            return
+        self._failed(request, type(exception).__name__, hopeless=isinstance(exception, HOPELESS_ERRORS))
+
+    def _failed(self, request: Request, reason: str, hopeless: bool) -> None:
+        stats = self.crawler.stats
+        stats.inc_value(f"focused/host_failure/{reason}")
+        if hopeless:
+            request.meta["dont_retry"] = True
+            stats.inc_value("focused/host_failure/not_retried")
+        self.crawler.signals.send_catch_log(signals.host_failed, host=host_of(request.url), reason=reason)

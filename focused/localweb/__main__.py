@@ -1,0 +1,38 @@
+"""`python -m focused.localweb serve|labels|seeds`: run the local web or print its ground truth."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from focused.localweb.web import LocalWeb
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(prog="python -m focused.localweb")
+    sub = parser.add_subparsers(dest="command", required=True)
+    serve_cmd = sub.add_parser("serve", help="serve the web on 127.0.0.1 (virtual hosts and HTTP proxy)")
+    serve_cmd.add_argument("--port", type=int, default=8080, help="0 picks a free port")
+    serve_cmd.add_argument("--log", help="JSON-lines access log file")
+    serve_cmd.add_argument("--latency", type=float, default=0.0, help="seconds added to every answer")
+    sub.add_parser("labels", help="print the URLs of relevant pages, one a line")
+    sub.add_parser("seeds", help="print the seed URLs")
+    args = parser.parse_args(argv)
+    if args.command == "labels":
+        print("\n".join(sorted(LocalWeb().relevant_urls())))
+    elif args.command == "seeds":
+        print("\n".join(LocalWeb().seeds()))
+    else:
+        from twisted.internet import reactor
+
+        from focused.localweb.server import serve
+
+        log = open(args.log, "a", encoding="utf-8") if args.log else None
+        port = serve(args.port, log, args.latency)
+        print(f"serving the local web on http://127.0.0.1:{port}/ (use it as http_proxy)", flush=True)
+        reactor.run()
+        sys.exit(0)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,91 @@
+"""Serve the generated web over real HTTP, as virtual hosts and as an HTTP proxy.
+
+Crawlers reach it with ``http_proxy=http://127.0.0.1:PORT``, so URLs keep their real
+host names. Every request is logged as one JSON line: the server's view is the
+ground truth for politeness checks.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections import Counter
+from typing import IO
+from urllib.parse import urlsplit
+
+from twisted.internet import reactor
+from twisted.web import resource, server
+
+from focused.localweb.web import LocalWeb, Reply
+
+
+class WebResource(resource.Resource):
+    isLeaf = True
+
+    def __init__(self, web: LocalWeb, log: IO[str] | None, latency: float = 0.0):
+        super().__init__()
+        self.web, self.log, self.latency = web, log, latency
+        self.active: Counter[str] = Counter()
+
+    def render_GET(self, request: server.Request) -> bytes | int:
+        host, target = self._target(request)
+        self.active[host] += 1
+        reply = self.web.respond(host, target)
+        self._log(request, host, target, reply.status)
+        request.notifyFinish().addBoth(lambda _: self._done(host))
+        delay = reply.delay + self.latency
+        if delay:
+            reactor.callLater(delay, self._write, request, reply)
+            return server.NOT_DONE_YET
+        return self._body(request, reply)
+
+    render_HEAD = render_GET
+
+    def _target(self, request: server.Request) -> tuple[str, str]:
+        uri = request.uri.decode("latin-1")
+        if uri.startswith(("http://", "https://")):  # proxy form
+            parts = urlsplit(uri)
+            host, target = parts.netloc, parts.path or "/"
+            if parts.query:
+                target += "?" + parts.query
+        else:
+            host, target = (request.getHeader("host") or ""), uri
+        return host.lower().split(":")[0], target
+
+    def _body(self, request: server.Request, reply: Reply) -> bytes:
+        request.setResponseCode(reply.status)
+        request.setHeader("Content-Type", reply.content_type)
+        for name, value in reply.headers.items():
+            request.setHeader(name, value)
+        return reply.body
+
+    def _write(self, request: server.Request, reply: Reply) -> None:
+        if not request._disconnected:
+            request.write(self._body(request, reply))
+            request.finish()
+
+    def _done(self, host: str) -> None:
+        self.active[host] -= 1
+
+    def _log(self, request: server.Request, host: str, target: str, status: int) -> None:
+        if self.log is None:
+            return
+        entry = {
+            "t": round(time.time(), 4),
+            "host": host,
+            "path": target,
+            "status": status,
+            "concurrency": self.active[host],
+            "ua": (request.getHeader("user-agent") or ""),
+        }
+        self.log.write(json.dumps(entry) + "\n")
+        self.log.flush()
+
+
+def serve(port: int, log: IO[str] | None, latency: float = 0.0, interface: str = "127.0.0.1") -> int:
+    """Listen on `port` (0 picks a free one) and return the bound port; call reactor.run() after."""
+    site = server.Site(WebResource(LocalWeb(), log, latency))
+    site.noisy = False
+    site.log = lambda *args, **kwargs: None  # the JSON access log replaces Twisted's
+    listening = reactor.listenTCP(port, site, interface=interface)
+    return listening.getHost().port

@@ -1,0 +1,56 @@
+"""Near-duplicate pages by SimHash of their main text (Charikar 2002; Manku et al. 2007).
+
+Two 64-bit fingerprints within `max_distance` bits share at least one of
+`max_distance + 1` bands exactly, so a lookup touches only a few candidates.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+
+import numpy as np
+
+WORDS = re.compile(r"\w+")
+BITS = 64
+
+
+def simhash(text: str, shingle: int = 3) -> int:
+    words = WORDS.findall(text.lower())
+    grams = {" ".join(words[i : i + shingle]) for i in range(max(1, len(words) - shingle + 1))}
+    digests = b"".join(hashlib.blake2b(g.encode(), digest_size=8).digest() for g in grams)
+    bits = np.unpackbits(np.frombuffer(digests, dtype=np.uint8)).reshape(-1, BITS)
+    majority = bits.sum(axis=0) * 2 > len(grams)
+    return int.from_bytes(np.packbits(majority).tobytes(), "big")
+
+
+class SimHashIndex:
+    def __init__(self, max_distance: int = 3, min_words: int = 30):
+        self.max_distance = max_distance
+        self.min_words = min_words
+        self.bands = max_distance + 1
+        self.width = BITS // self.bands
+        self.urls: dict[int, str] = {}
+        self.buckets: dict[tuple[int, int], list[int]] = {}
+
+    def duplicate_of(self, url: str, text: str) -> str | None:
+        """The URL of an earlier near-duplicate of `text`, or None (and `text` is remembered)."""
+        if len(WORDS.findall(text)) < self.min_words:
+            return None
+        fingerprint = simhash(text)
+        keys = self._keys(fingerprint)
+        for key in keys:
+            for other in self.buckets.get(key, ()):
+                if (fingerprint ^ other).bit_count() <= self.max_distance:
+                    return self.urls[other]
+        self.add(fingerprint, url)
+        return None
+
+    def add(self, fingerprint: int, url: str) -> None:
+        self.urls.setdefault(fingerprint, url)
+        for key in self._keys(fingerprint):
+            self.buckets.setdefault(key, []).append(fingerprint)
+
+    def _keys(self, fingerprint: int) -> list[tuple[int, int]]:
+        mask = (1 << self.width) - 1
+        return [(band, (fingerprint >> (band * self.width)) & mask) for band in range(self.bands)]

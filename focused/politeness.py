@@ -1,0 +1,120 @@
+"""Per-host politeness: how long a host must rest, and whether it may be fetched now.
+
+Scrapy's downloader enforces a slot's concurrency and delay; this module decides the
+delay (configured delay, robots.txt Crawl-delay, a multiple of the host's recent
+response time, doubled per consecutive failure) and writes it into the slot, so the
+scheduler and the downloader agree. The scheduler asks `wait(host)` before handing a
+host's request out, so no request queues inside the downloader behind a resting host.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from time import monotonic
+from typing import Any, Callable
+
+PENDING_TTL = 30.0  # seconds a handed-out request may take to reach the downloader
+LATENCY_SMOOTHING = 0.3  # weight of the newest response time in the moving average
+BACKOFF_BASE = 0.5  # seconds, doubled per consecutive failure of a host
+
+
+class HostPoliteness:
+    def __init__(
+        self,
+        slots: dict[str, Any],
+        concurrency: int,
+        delay: float,
+        latency_factor: float,
+        max_delay: float,
+        max_failures: int,
+        clock: Callable[[], float] = monotonic,
+    ):
+        self.slots = slots  # the downloader's slots, keyed by host
+        self.concurrency = concurrency
+        self.base_delay = delay
+        self.latency_factor = latency_factor
+        self.max_delay = max_delay
+        self.max_failures = max_failures
+        self.clock = clock
+        self.crawl_delays: dict[str, float] = {}
+        self.robots: dict[str, Any] = {}  # host -> robots parser, once parsed
+        self.latency: dict[str, float] = {}
+        self.failures: dict[str, int] = {}
+        self.dead: set[str] = set()
+        self.last_handout: dict[str, float] = {}
+        self.pending: dict[str, dict[int, float]] = defaultdict(dict)  # handed out, not yet in the downloader
+
+    def delay(self, host: str) -> float:
+        polite = max(self.base_delay, self.latency_factor * self.latency.get(host, 0.0))
+        failures = self.failures.get(host, 0)
+        if failures:
+            polite = min(max(polite, BACKOFF_BASE) * 2**failures, self.max_delay)
+        return max(polite, self.crawl_delays.get(host, 0.0))  # Crawl-delay is a floor, even above max_delay
+
+    def wait(self, host: str) -> tuple[float, bool]:
+        """(Seconds until `host` may get another request, whether it is at its concurrency limit).
+
+        A busy host's seconds are its smoothed response time: when it will likely be free.
+        """
+        now = self.clock()
+        pending = self._pending(host, now)
+        slot = self.slots.get(host)
+        active = len(slot.active) if slot is not None else 0
+        if active + pending >= self.concurrency:
+            return self.latency.get(host, 0.0), True
+        last = max(slot.lastseen if slot is not None else 0.0, self.last_handout.get(host, 0.0))
+        return max(0.0, last + self.delay(host) - now), False
+
+    def handed_out(self, host: str, request_id: int) -> None:
+        now = self.clock()
+        self.last_handout[host] = now
+        self.pending[host][request_id] = now
+
+    def reached_downloader(self, host: str, request_id: int) -> None:
+        self.pending[host].pop(request_id, None)
+        self.apply(host)
+
+    def allowed(self, host: str, url: str, user_agent: str) -> bool:
+        parser = self.robots.get(host)
+        return parser is None or parser.allowed(url, user_agent)
+
+    def robots_parsed(self, host: str, parser: Any, user_agent: str) -> None:
+        self.robots[host] = parser
+        crawl_delay = getattr(parser, "crawl_delay", lambda ua: None)(user_agent)
+        if crawl_delay:
+            self.crawl_delays[host] = float(crawl_delay)
+        self.apply(host)
+
+    def observe_latency(self, host: str, seconds: float) -> None:
+        old = self.latency.get(host)
+        self.latency[host] = seconds if old is None else old + LATENCY_SMOOTHING * (seconds - old)
+        self.apply(host)
+
+    def failed(self, host: str) -> bool:
+        """Count a failure; returns True when the host has just been given up on."""
+        self.failures[host] = self.failures.get(host, 0) + 1
+        self.apply(host)
+        if self.failures[host] >= self.max_failures and host not in self.dead:
+            self.dead.add(host)
+            return True
+        return False
+
+    def succeeded(self, host: str) -> None:
+        if self.failures.pop(host, 0):
+            self.apply(host)
+
+    def apply(self, host: str) -> None:
+        """Write the host's delay into its downloader slot; no jitter may undercut it."""
+        slot = self.slots.get(host)
+        if slot is not None:
+            slot.delay = self.delay(host)
+            slot.jitter = 0.0
+
+    def _pending(self, host: str, now: float) -> int:
+        entries = self.pending.get(host)
+        if not entries:
+            return 0
+        for request_id, since in list(entries.items()):
+            if now - since > PENDING_TTL:
+                del entries[request_id]
+        return len(entries)

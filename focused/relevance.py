@@ -1,0 +1,52 @@
+"""Lexical relevance: how close a text is to the profile, before any classifier is trained."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+import numpy as np
+from sklearn.feature_extraction.text import HashingVectorizer
+
+from focused.profile import Profile
+
+WORDS = re.compile(r"[a-z0-9]+")
+
+
+class TopicSimilarity:
+    """Cosine similarity of texts to the profile's description and keywords.
+
+    A stateless HashingVectorizer: nothing to fit, any vocabulary, one sparse product per batch.
+    """
+
+    def __init__(self, profile: Profile, keyword_weight: int = 3):
+        self.vectorizer = HashingVectorizer(stop_words="english", alternate_sign=False, norm="l2")
+        query = profile.description + (" " + " ".join(profile.keywords)) * keyword_weight
+        self.query = self.vectorizer.transform([query]).T.tocsc()
+
+    def __call__(self, texts: Sequence[str]) -> np.ndarray:
+        if not texts:
+            return np.zeros(0)
+        return (self.vectorizer.transform(texts) @ self.query).toarray().ravel()
+
+
+class KeywordCoverage:
+    """Page relevance 0..1: the share of the profile's keywords the page mentions.
+
+    Interpretable and threshold-friendly: 0.5 means half the keywords occur in title or text.
+    """
+
+    def __init__(self, profile: Profile):
+        self.words = [k.lower() for k in profile.keywords if " " not in k.strip()]
+        self.phrases = [k.lower() for k in profile.keywords if " " in k.strip()]
+
+    def __call__(self, title: str, text: str) -> float:
+        lowered = f"{title}\n{text}".lower()
+        tokens = set(WORDS.findall(lowered))
+        hits = sum(w in tokens for w in self.words) + sum(p in lowered for p in self.phrases)
+        return hits / (len(self.words) + len(self.phrases))
+
+
+def url_words(url: str) -> str:
+    """The words of a URL's host and path, for matching against the topic."""
+    return " ".join(WORDS.findall(url.lower().split("://", 1)[-1]))

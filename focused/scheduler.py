@@ -1,0 +1,201 @@
+"""FocusedScheduler: Scrapy's SCHEDULER, best first by float score, polite per host.
+
+Composes the dupefilter (DUPEFILTER_CLASS, fingerprints from REQUEST_FINGERPRINTER_CLASS),
+the frontier (compact per-host queues) and the host politeness table. Requests are
+turned into compact records on the way in and rebuilt on the way out.
+"""
+
+from __future__ import annotations
+
+import logging
+import pickle
+from pathlib import Path
+from time import monotonic
+from typing import TYPE_CHECKING, Any
+
+from scrapy import signals
+from scrapy.utils.job import job_dir
+from scrapy.utils.misc import build_from_crawler, load_object
+
+from focused import signals as focused_signals
+from focused.frontier import Frontier
+from focused.politeness import HostPoliteness
+from focused.records import RecordCodec
+from focused.urls import host_of
+
+if TYPE_CHECKING:
+    from scrapy import Request, Spider
+    from scrapy.crawler import Crawler
+    from scrapy.http import Response
+    from typing_extensions import Self
+
+logger = logging.getLogger(__name__)
+STATE_FILE = "focused.frontier"
+
+
+class FocusedScheduler:
+    def __init__(
+        self, crawler: Crawler, dupefilter: Any, jobdir: str | None, max_pages_per_host: int, patience: float
+    ):
+        self.crawler = crawler
+        self.stats = crawler.stats
+        self.df = dupefilter
+        self.jobdir = Path(jobdir) if jobdir else None
+        self.max_pages_per_host = max_pages_per_host
+        self.patience = patience
+        self.window = crawler.settings.getint("FOCUSED_PATIENCE_WINDOW") or crawler.settings.getint("CONCURRENT_REQUESTS")
+        self.frontier = Frontier()
+        self.codec = RecordCodec()
+        self.admitted: dict[str, int] = {}
+        self.seq = 0
+        self.parked_until = 0.0
+        settings = crawler.settings
+        self.user_agent = settings.get("ROBOTSTXT_USER_AGENT") or settings.get("USER_AGENT")
+
+    @classmethod
+    def from_crawler(cls, crawler: Crawler) -> Self:
+        settings = crawler.settings
+        dupefilter = build_from_crawler(load_object(settings["DUPEFILTER_CLASS"]), crawler)
+        return cls(
+            crawler,
+            dupefilter,
+            job_dir(settings),
+            settings.getint("FOCUSED_MAX_PAGES_PER_HOST"),
+            settings.getfloat("FOCUSED_PATIENCE"),
+        )
+
+    # --- the scheduler contract ---------------------------------------------
+    def open(self, spider: Spider) -> Any:
+        self.spider = spider
+        settings = self.crawler.settings
+        self.hosts = HostPoliteness(
+            slots=self.crawler.engine.downloader.slots,
+            concurrency=settings.getint("CONCURRENT_REQUESTS_PER_DOMAIN"),
+            delay=settings.getfloat("DOWNLOAD_DELAY"),
+            latency_factor=settings.getfloat("FOCUSED_LATENCY_FACTOR"),
+            max_delay=settings.getfloat("FOCUSED_MAX_DELAY"),
+            max_failures=settings.getint("FOCUSED_HOST_MAX_FAILURES"),
+        )
+        self._connect()
+        self._load()
+        return self.df.open()
+
+    def close(self, reason: str) -> Any:
+        self._save()
+        return self.df.close(reason)
+
+    def has_pending_requests(self) -> bool:
+        return len(self.frontier) > 0
+
+    def enqueue_request(self, request: Request) -> bool:
+        if not request.dont_filter and self.df.request_seen(request):
+            self.df.log(request, self.spider)
+            return False
+        host = host_of(request.url)
+        if host in self.hosts.dead:
+            self.stats.inc_value("focused/dropped/host_dead")
+            return False
+        if self.max_pages_per_host and self.admitted.get(host, 0) >= self.max_pages_per_host:
+            self.stats.inc_value("focused/trap/host_budget")
+            return False
+        self.admitted[host] = self.admitted.get(host, 0) + 1
+        self.seq += 1
+        self.frontier.push(host, self.codec.to_record(request, self.seq, self.spider))
+        self.stats.inc_value("focused/frontier/enqueued")
+        return True
+
+    def next_request(self) -> Request | None:
+        while True:
+            now = monotonic()
+            got = self.frontier.pop(now, self.hosts.wait, self.patience, self.window) or self._park(now)
+            if got is None:
+                return None
+            host, record = got
+            if not self.hosts.allowed(host, record.url, self.user_agent):
+                self.stats.inc_value("focused/robots/forbidden")
+                continue
+            request = self.codec.to_request(record, self.spider)
+            self.hosts.handed_out(host, id(request))
+            self.stats.inc_value("focused/frontier/dequeued")
+            self.stats.set_value("focused/frontier/size", len(self.frontier))
+            self.stats.set_value("focused/frontier/hosts", self.frontier.hosts)
+            return request
+
+    def __len__(self) -> int:
+        return len(self.frontier)
+
+    # --- politeness ------------------------------------------------------------
+    def _park(self, now: float) -> tuple[str, Any] | None:
+        """Nothing to hand out now: let the downloader hold one request of the best resting
+        host, so the crawl wakes up when its delay ends instead of at the next heartbeat."""
+        if self.parked_until > now:
+            return None
+        host = self.frontier.best_resting(self.hosts.wait)
+        if host is None:
+            return None
+        self.parked_until = now + self.hosts.wait(host)[0]
+        self.stats.inc_value("focused/frontier/parked")
+        return host, self.frontier.take(host)
+
+    def _connect(self) -> None:
+        connect = self.crawler.signals.connect
+        connect(self._robots_parsed, signal=signals.robots_parsed)
+        connect(self._reached, signal=signals.request_reached_downloader)
+        connect(self._left, signal=signals.request_left_downloader)
+        connect(self._downloaded, signal=signals.response_downloaded)
+        connect(self._failed, signal=focused_signals.host_failed)
+        connect(self._succeeded, signal=focused_signals.host_succeeded)
+
+    def _robots_parsed(self, robotparser: Any, request: Request) -> None:
+        self.hosts.robots_parsed(host_of(request.url), robotparser, self.user_agent)
+
+    def _reached(self, request: Request) -> None:
+        self.hosts.reached_downloader(host_of(request.url), id(request))
+
+    def _left(self, request: Request) -> None:
+        self.frontier.release(host_of(request.url))
+
+    def _downloaded(self, response: Response, request: Request) -> None:
+        latency = request.meta.get("download_latency")
+        if latency is not None:
+            self.hosts.observe_latency(host_of(request.url), latency)
+
+    def _failed(self, host: str, reason: str) -> None:
+        if self.hosts.failed(host):
+            dropped = self.frontier.drop_host(host)
+            logger.warning("Giving up on host %s after repeated failures (%s); dropped %d queued URLs", host, reason, dropped)
+            self.stats.inc_value("focused/host/dead")
+            self.stats.inc_value("focused/dropped/host_dead", dropped)
+
+    def _succeeded(self, host: str) -> None:
+        self.hosts.succeeded(host)
+
+    # --- JOBDIR persistence ---------------------------------------------------
+    def _save(self) -> None:
+        if self.jobdir is None:
+            return
+        self.jobdir.mkdir(parents=True, exist_ok=True)
+        state = {
+            "seq": self.seq,
+            "records": list(self.frontier.records()),
+            "admitted": self.admitted,
+            "dead": sorted(self.hosts.dead),
+        }
+        tmp = self.jobdir / (STATE_FILE + ".tmp")
+        with tmp.open("wb") as f:
+            pickle.dump(state, f, protocol=pickle.HIGHEST_PROTOCOL)
+        tmp.replace(self.jobdir / STATE_FILE)
+        logger.info("Saved %d queued URLs to %s", len(self.frontier), self.jobdir / STATE_FILE)
+
+    def _load(self) -> None:
+        path = self.jobdir / STATE_FILE if self.jobdir else None
+        if path is None or not path.exists():
+            return
+        with path.open("rb") as f:
+            state = pickle.load(f)  # our own JOBDIR file, as Scrapy's own disk queues
+        self.seq = state["seq"]
+        self.admitted = state["admitted"]
+        self.hosts.dead.update(state["dead"])
+        for host, record in state["records"]:
+            self.frontier.push(host, record)
+        logger.info("Resumed %d queued URLs from %s", len(self.frontier), path)

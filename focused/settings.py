@@ -1,0 +1,78 @@
+"""Scrapy settings for focused. Every FOCUSED_ setting is defined and documented here.
+
+Defaults are polite for the real web: one request at a time per host, at least a second
+between requests, robots.txt obeyed. On a local web, lower them with -s.
+"""
+
+from focused import __version__
+
+BOT_NAME = "focused"
+SPIDER_MODULES = ["focused.spiders"]
+NEWSPIDER_MODULE = "focused.spiders"
+COMMANDS_MODULE = "focused.commands"
+
+# --- identification and politeness (Scrapy's own settings keep their meaning) ---
+USER_AGENT = f"focused/{__version__} (topical crawler; +https://github.com/focused-crawler/focused)"
+ROBOTSTXT_OBEY = True
+CONCURRENT_REQUESTS = 16
+CONCURRENT_REQUESTS_PER_DOMAIN = 1  # the per-host limit
+DOWNLOAD_DELAY = 1.0  # seconds between requests to one host, at least
+DOWNLOAD_DELAY_JITTER = 0.0  # a random delay below Crawl-delay would be impolite
+DOWNLOAD_TIMEOUT = 30
+DOWNLOAD_MAXSIZE = 10 * 1024 * 1024
+DOWNLOAD_WARNSIZE = 2 * 1024 * 1024
+RETRY_TIMES = 2
+DEPTH_LIMIT = 50  # trap guard: links deeper than this are dropped (depth/request_ignored_count)
+URLLENGTH_LIMIT = 1024  # trap guard (urllength/request_ignored_count)
+AUTOTHROTTLE_ENABLED = False  # the scheduler adapts per-host delays itself
+FEED_EXPORT_ENCODING = "utf-8"
+LOG_LEVEL = "INFO"
+
+# --- focused's components, plugged in through Scrapy's settings ---
+SCHEDULER = "focused.scheduler.FocusedScheduler"
+REQUEST_FINGERPRINTER_CLASS = "focused.urls.CanonicalFingerprinter"
+TWISTED_DNS_RESOLVER = "focused.dns.CountingCachingResolver"
+DOWNLOADER_MIDDLEWARES = {"focused.hosthealth.HostHealthMiddleware": 555}  # sees failures before RetryMiddleware
+SPIDER_MIDDLEWARES = {"focused.traps.TrapGuardMiddleware": 850}
+EXTENSIONS = {"focused.progress.Progress": 500, "focused.dns.DnsCacheStats": 500}
+
+# --- FOCUSED_ settings ---
+# Ordering policy used when the spider gets no `-a strategy=`.
+FOCUSED_STRATEGY = "lexical"
+# Strategy name -> class; adding a strategy is one module and one entry here.
+FOCUSED_STRATEGIES = {
+    "bfs": "focused.strategies.bfs.BreadthFirst",
+    "lexical": "focused.strategies.lexical.Lexical",
+}
+# Per-host delay = max(DOWNLOAD_DELAY, robots.txt Crawl-delay, FOCUSED_LATENCY_FACTOR x the
+# host's smoothed response time), doubled per consecutive failure, capped at FOCUSED_MAX_DELAY
+# (a Crawl-delay above the cap is still honored).
+FOCUSED_LATENCY_FACTOR = 2.0
+FOCUSED_MAX_DELAY = 60.0
+# Seconds the scheduler may leave a download slot idle rather than hand out a URL that scores
+# below one waiting on a host that will be ready within this time. 0: never idle (more pages/s,
+# more of the page budget spent on weaker URLs while the best hosts rest). URLs ranked within
+# the frontier's best FOCUSED_PATIENCE_WINDOW never wait (0: CONCURRENT_REQUESTS).
+FOCUSED_PATIENCE = 1.0
+FOCUSED_PATIENCE_WINDOW = 0
+# Consecutive failures (DNS errors, refused connections, timeouts, 5xx) after which a host is
+# given up on: its queued URLs are dropped and new ones refused.
+FOCUSED_HOST_MAX_FAILURES = 5
+# Trap guards (0 disables one): URLs admitted per host; times one path segment may repeat;
+# distinct calendar-like URLs per host; distinct query strings per host and path.
+FOCUSED_MAX_PAGES_PER_HOST = 5000
+FOCUSED_MAX_SEGMENT_REPEAT = 2
+FOCUSED_MAX_CALENDAR_URLS = 30
+FOCUSED_MAX_QUERY_VARIANTS = 30
+# Words kept on each side of a link as its context.
+FOCUSED_CONTEXT_WORDS = 10
+# Two pages whose text SimHashes differ in at most this many of 64 bits are near-duplicates.
+FOCUSED_NEARDUP_DISTANCE = 3
+# Seconds between progress lines (0 turns them off).
+FOCUSED_PROGRESS_INTERVAL = 5.0
+# Lexical strategy (shark-search): relevance inherited from the parent fades by
+# FOCUSED_LEXICAL_DECAY per link; FOCUSED_LEXICAL_INHERIT is its share of the score, the rest
+# is split between anchor, context and URL similarity by FOCUSED_LEXICAL_WEIGHTS.
+FOCUSED_LEXICAL_DECAY = 0.5
+FOCUSED_LEXICAL_INHERIT = 0.3
+FOCUSED_LEXICAL_WEIGHTS = {"anchor": 0.5, "context": 0.2, "url": 0.3}

@@ -1,0 +1,4 @@
+"""Signals between focused's components (sent through the crawler's SignalManager)."""
+
+host_failed = object()  # host: str, reason: str — a fetch of the host failed
+host_succeeded = object()  # host: str — the host answered

@@ -1,0 +1,126 @@
+"""`scrapy crawl focused -a profile=PROFILE.toml [-a strategy=NAME]`.
+
+The spider wires the stages together and holds no scoring logic:
+fetch -> extract -> page relevance -> score links (strategy) -> frontier (scheduler).
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import AsyncIterator, Iterator
+from datetime import datetime, timezone
+from typing import TYPE_CHECKING, Any
+
+import scrapy
+from scrapy.exceptions import UsageError
+
+from focused.extract import Page, extract, is_html
+from focused.items import PageItem
+from focused.neardup import SimHashIndex
+from focused.profile import ProfileError, load_profile
+from focused.relevance import KeywordCoverage
+from focused.strategies import ParentPage, load_strategy
+
+if TYPE_CHECKING:
+    from scrapy.crawler import Crawler
+    from scrapy.http import Response
+    from typing_extensions import Self
+
+logger = logging.getLogger(__name__)
+
+
+class FocusedSpider(scrapy.Spider):
+    name = "focused"
+
+    @classmethod
+    def from_crawler(cls, crawler: Crawler, *args: Any, **kwargs: Any) -> Self:
+        spider = super().from_crawler(crawler, *args, **kwargs)
+        spider.setup(crawler, kwargs.get("profile"), kwargs.get("strategy") or crawler.settings.get("FOCUSED_STRATEGY"))
+        return spider
+
+    def setup(self, crawler: Crawler, profile_path: str | None, strategy: str) -> None:
+        if not profile_path:
+            raise UsageError("a topic profile is required: scrapy crawl focused -a profile=profiles/NAME.toml")
+        try:
+            self.profile = load_profile(profile_path)
+            self.strategy = load_strategy(crawler, strategy, self.profile)
+        except (ProfileError, ValueError) as exc:
+            raise UsageError(str(exc)) from None
+        settings = crawler.settings
+        settings.set("CLOSESPIDER_PAGECOUNT", self.profile.max_pages, priority="spider")
+        self.allowed_domains = list(self.profile.allowed_domains)
+        self.page_relevance = KeywordCoverage(self.profile)
+        self.context_words = settings.getint("FOCUSED_CONTEXT_WORDS")
+        self.neardup = SimHashIndex(settings.getint("FOCUSED_NEARDUP_DISTANCE"))
+
+    async def start(self) -> AsyncIterator[scrapy.Request]:
+        for url in self.profile.seeds:
+            seed = self.strategy.seed(url)
+            yield scrapy.Request(url, meta={"focused": {"score": seed.score, "signals": seed.signals}})
+
+    def parse(self, response: Response) -> Iterator[Any]:
+        stats = self.crawler.stats
+        if not is_html(response):
+            stats.inc_value("focused/skipped/not_html")
+            return
+        try:
+            page = extract(response, self.context_words)
+        except Exception as exc:  # a hostile page must not stop the crawl
+            logger.warning("Skipping unparsable page %s: %r", response.url, exc)
+            stats.inc_value(f"focused/skipped/unparsable/{type(exc).__name__}")
+            return
+        for reason, count in page.dropped.items():
+            stats.inc_value(f"focused/dropped/{reason}", count)
+        relevance = self.page_relevance(page.title, page.text)
+        relevant = relevance >= self.profile.relevance_threshold
+        duplicate_of = self.neardup.duplicate_of(page.url, page.text)
+        stats.inc_value("focused/pages")
+        stats.inc_value("focused/relevant", int(relevant))
+        stats.inc_value("focused/near_duplicates", int(duplicate_of is not None))
+        yield self._item(response, page, relevance, relevant, duplicate_of)
+        yield from self._follow(response, page, relevance, relevant, duplicate_of is not None)
+
+    def _follow(self, response: Response, page: Page, relevance: float, relevant: bool, duplicate: bool) -> Iterator[scrapy.Request]:
+        info = response.meta.get("focused", {})
+        parent = ParentPage(
+            url=page.url,
+            depth=response.meta.get("depth", 0),
+            relevance=0.0 if duplicate else relevance,
+            relevant=relevant and not duplicate,
+            signals={} if duplicate else info.get("signals", {}),
+        )
+        for link, scored in zip(page.links, self.strategy.score(parent, page.links)):
+            meta = {
+                "score": scored.score,
+                "anchor": link.anchor,
+                "context": link.context,
+                "parent_url": page.url,
+                "parent_relevance": parent.relevance,
+                "signals": scored.signals,
+            }
+            yield scrapy.Request(link.url, meta={"focused": meta})
+
+    def _item(self, response: Response, page: Page, relevance: float, relevant: bool, duplicate_of: str | None) -> PageItem:
+        info = response.meta.get("focused", {})
+        return PageItem(
+            url=response.url,
+            fetched_at=datetime.now(timezone.utc).isoformat(timespec="milliseconds"),
+            depth=response.meta.get("depth", 0),
+            parent_url=info.get("parent_url"),
+            anchor=info.get("anchor", ""),
+            score=info.get("score", 0.0),
+            relevance=round(relevance, 4),
+            relevant=relevant,
+            title=page.title,
+            text=page.text,
+            content_type=(response.headers.get("Content-Type") or b"").decode("latin-1"),
+            status=response.status,
+            duplicate_of=duplicate_of,
+            outlinks=len(page.links),
+            strategy=self.strategy.name,
+            evidence={
+                "context": info.get("context", ""),
+                "parent_relevance": info.get("parent_relevance"),
+                "signals": info.get("signals", {}),
+            },
+        )

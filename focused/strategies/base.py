@@ -1,0 +1,62 @@
+"""The strategy contract: turn the evidence about unfetched links into scores.
+
+A strategy only says how promising each link is (Frontera's split between strategy
+and storage); the frontier and the politeness rules decide what is fetched when.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from scrapy.utils.misc import build_from_crawler, load_object
+
+if TYPE_CHECKING:
+    from scrapy.crawler import Crawler
+    from typing_extensions import Self
+
+    from focused.extract import Link
+    from focused.profile import Profile
+
+
+@dataclass(frozen=True)
+class ParentPage:
+    """What is known about the page the links were found on."""
+
+    url: str
+    depth: int
+    relevance: float  # 0 for a near-duplicate: its links are not promoted
+    relevant: bool
+    signals: dict[str, float] = field(default_factory=dict)  # contributions that scored the page itself
+
+
+@dataclass(frozen=True)
+class Scored:
+    score: float
+    signals: dict[str, float]  # each signal's contribution to the score
+
+
+class Strategy:
+    name = "base"
+
+    def __init__(self, profile: Profile, settings: Any):
+        self.profile = profile
+
+    @classmethod
+    def from_crawler(cls, crawler: Crawler, profile: Profile) -> Self:
+        return cls(profile, crawler.settings)
+
+    def seed(self, url: str) -> Scored:
+        """Seeds come before anything they lead to."""
+        return Scored(1.0, {"seed": 1.0})
+
+    def score(self, parent: ParentPage, links: list[Link]) -> list[Scored]:
+        raise NotImplementedError
+
+
+def load_strategy(crawler: Crawler, name: str, profile: Profile) -> Strategy:
+    """Build the strategy registered under `name` in FOCUSED_STRATEGIES."""
+    registry = crawler.settings.getdict("FOCUSED_STRATEGIES")
+    if name not in registry:
+        raise ValueError(f"unknown strategy {name!r}; choose one of: {', '.join(sorted(registry))}")
+    return build_from_crawler(load_object(registry[name]), crawler, profile)
