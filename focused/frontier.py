@@ -135,9 +135,16 @@ class Frontier:
         return floor
 
     def _count_better(self, key: float, limit: int) -> int:
-        """How many records score above `key`, counting up to `limit` (heap walks, pruned)."""
+        """How many records would go before one scoring `key`, counting up to `limit`.
+
+        A waiting host takes one URL when it wakes, so it counts once; a ready host counts
+        every better record (pruned heap walks).
+        """
         count = 0
-        for queue in self._queues.values():
+        for host, queue in self._queues.items():
+            if host in self._waiting_until:
+                count += queue[0].key < key
+                continue
             stack = [0]
             while stack and count < limit:
                 i = stack.pop()

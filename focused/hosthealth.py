@@ -10,8 +10,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from scrapy.exceptions import IgnoreRequest
-from twisted.internet.error import ConnectionRefusedError, DNSLookupError, TimeoutError, TCPTimedOutError
+from scrapy.exceptions import (
+    CannotResolveHostError,
+    DownloadConnectionRefusedError,
+    DownloadTimeoutError,
+    IgnoreRequest,
+)
+from twisted.internet.error import ConnectionRefusedError, DNSLookupError, TCPTimedOutError, TimeoutError
 
 from focused import signals
 from focused.urls import host_of
@@ -24,8 +29,14 @@ if TYPE_CHECKING:
 
 HOPELESS_STATUS = {502}
 FAILURE_STATUS = {500, 502, 503, 504, 522, 524}
-HOPELESS_ERRORS = (DNSLookupError,)
-HOST_ERRORS = (DNSLookupError, ConnectionRefusedError, TimeoutError, TCPTimedOutError)
+HOPELESS_ERRORS = (CannotResolveHostError, DNSLookupError)
+HOST_ERRORS = HOPELESS_ERRORS + (
+    DownloadConnectionRefusedError,
+    DownloadTimeoutError,
+    ConnectionRefusedError,
+    TimeoutError,
+    TCPTimedOutError,
+)
 
 
 class HostHealthMiddleware:

@@ -45,11 +45,12 @@ class HostPoliteness:
         self.pending: dict[str, dict[int, float]] = defaultdict(dict)  # handed out, not yet in the downloader
 
     def delay(self, host: str) -> float:
-        polite = max(self.base_delay, self.latency_factor * self.latency.get(host, 0.0))
+        crawl_delay = self.crawl_delays.get(host, 0.0)
+        polite = max(self.base_delay, crawl_delay, self.latency_factor * self.latency.get(host, 0.0))
         failures = self.failures.get(host, 0)
         if failures:
-            polite = min(max(polite, BACKOFF_BASE) * 2**failures, self.max_delay)
-        return max(polite, self.crawl_delays.get(host, 0.0))  # Crawl-delay is a floor, even above max_delay
+            polite = max(polite, BACKOFF_BASE) * 2**failures
+        return max(min(polite, self.max_delay), crawl_delay)  # Crawl-delay is a floor, even above max_delay
 
     def wait(self, host: str) -> tuple[float, bool]:
         """(Seconds until `host` may get another request, whether it is at its concurrency limit).

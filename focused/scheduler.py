@@ -35,7 +35,13 @@ STATE_FILE = "focused.frontier"
 
 class FocusedScheduler:
     def __init__(
-        self, crawler: Crawler, dupefilter: Any, jobdir: str | None, max_pages_per_host: int, patience: float
+        self,
+        crawler: Crawler,
+        dupefilter: Any,
+        jobdir: str | None,
+        max_pages_per_host: int,
+        patience: float,
+        window: int,
     ):
         self.crawler = crawler
         self.stats = crawler.stats
@@ -43,7 +49,7 @@ class FocusedScheduler:
         self.jobdir = Path(jobdir) if jobdir else None
         self.max_pages_per_host = max_pages_per_host
         self.patience = patience
-        self.window = crawler.settings.getint("FOCUSED_PATIENCE_WINDOW") or crawler.settings.getint("CONCURRENT_REQUESTS")
+        self.window = window
         self.frontier = Frontier()
         self.codec = RecordCodec()
         self.admitted: dict[str, int] = {}
@@ -62,6 +68,7 @@ class FocusedScheduler:
             job_dir(settings),
             settings.getint("FOCUSED_MAX_PAGES_PER_HOST"),
             settings.getfloat("FOCUSED_PATIENCE"),
+            settings.getint("FOCUSED_PATIENCE_WINDOW"),
         )
 
     # --- the scheduler contract ---------------------------------------------

@@ -51,10 +51,11 @@ FOCUSED_LATENCY_FACTOR = 2.0
 FOCUSED_MAX_DELAY = 60.0
 # Seconds the scheduler may leave a download slot idle rather than hand out a URL that scores
 # below one waiting on a host that will be ready within this time. 0: never idle (more pages/s,
-# more of the page budget spent on weaker URLs while the best hosts rest). URLs ranked within
-# the frontier's best FOCUSED_PATIENCE_WINDOW never wait (0: CONCURRENT_REQUESTS).
+# more of the page budget spent on weaker URLs while the best hosts rest). A URL ranked within
+# the frontier's best FOCUSED_PATIENCE_WINDOW never waits (a resting host's URLs count once:
+# it takes one when it wakes). A larger window trades harvest rate for pages/s.
 FOCUSED_PATIENCE = 1.0
-FOCUSED_PATIENCE_WINDOW = 0
+FOCUSED_PATIENCE_WINDOW = 4
 # Consecutive failures (DNS errors, refused connections, timeouts, 5xx) after which a host is
 # given up on: its queued URLs are dropped and new ones refused.
 FOCUSED_HOST_MAX_FAILURES = 5
@@ -64,6 +65,8 @@ FOCUSED_MAX_PAGES_PER_HOST = 5000
 FOCUSED_MAX_SEGMENT_REPEAT = 2
 FOCUSED_MAX_CALENDAR_URLS = 30
 FOCUSED_MAX_QUERY_VARIANTS = 30
+# Seconds a name that failed to resolve is answered from the negative DNS cache.
+FOCUSED_DNS_NEGATIVE_TTL = 300.0
 # Words kept on each side of a link as its context.
 FOCUSED_CONTEXT_WORDS = 10
 # Two pages whose text SimHashes differ in at most this many of 64 bits are near-duplicates.

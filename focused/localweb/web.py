@@ -55,6 +55,7 @@ MIRROR, MIRRORED = "mirror.example", "sqlzone.example"
 CALENDAR = "calendar.example"
 SHOP = "shop.example"
 DEAD = "gone.example"
+ALIASES = {"localhost": PORTAL, "127.0.0.1": PORTAL}  # reached without a proxy, by real DNS
 CRAWL_DELAY = {"slow.example": 0.5}
 SLOW_SECONDS = {"slow.example": 0.2}
 ROBOTS_DISALLOW = {"sqlzone.example": "/private/", MIRROR: "/private/"}
@@ -100,7 +101,7 @@ class LocalWeb:
     # --- serving ------------------------------------------------------
     def respond(self, host: str, target: str) -> Reply:
         """The reply to GET `target` (path and query) on `host`."""
-        host = host.lower().split(":")[0]
+        host = ALIASES.get(host.lower().split(":")[0], host.lower().split(":")[0])
         if target == "/robots.txt":
             return self._robots(host)
         if host == MIRROR:

@@ -14,16 +14,19 @@ from typing import TYPE_CHECKING, Any
 import scrapy
 from scrapy.exceptions import UsageError
 
-from focused.extract import Page, extract, is_html
+from scrapy.utils.url import url_is_from_any_domain
+
+from focused.extract import Link, Page, extract, is_html
 from focused.items import PageItem
 from focused.neardup import SimHashIndex
-from focused.profile import ProfileError, load_profile
+from focused.profile import Profile, ProfileError, load_profile
 from focused.relevance import KeywordCoverage
 from focused.strategies import ParentPage, load_strategy
 
 if TYPE_CHECKING:
     from scrapy.crawler import Crawler
     from scrapy.http import Response
+    from scrapy.settings import BaseSettings
     from typing_extensions import Self
 
 logger = logging.getLogger(__name__)
@@ -35,23 +38,41 @@ class FocusedSpider(scrapy.Spider):
     @classmethod
     def from_crawler(cls, crawler: Crawler, *args: Any, **kwargs: Any) -> Self:
         spider = super().from_crawler(crawler, *args, **kwargs)
-        spider.setup(crawler, kwargs.get("profile"), kwargs.get("strategy") or crawler.settings.get("FOCUSED_STRATEGY"))
+        spider.setup(crawler, kwargs)
         return spider
 
-    def setup(self, crawler: Crawler, profile_path: str | None, strategy: str) -> None:
-        if not profile_path:
+    @staticmethod
+    def check_arguments(settings: BaseSettings, arguments: dict[str, Any]) -> tuple[Profile, str]:
+        """The profile and strategy name the arguments ask for, or UsageError saying what is wrong."""
+        path = arguments.get("profile")
+        if not path:
             raise UsageError("a topic profile is required: scrapy crawl focused -a profile=profiles/NAME.toml")
+        strategy = arguments.get("strategy") or settings.get("FOCUSED_STRATEGY")
+        strategies = settings.getdict("FOCUSED_STRATEGIES")
+        if strategy not in strategies:
+            raise UsageError(f"unknown strategy {strategy!r}; choose one of: {', '.join(sorted(strategies))}")
         try:
-            self.profile = load_profile(profile_path)
-            self.strategy = load_strategy(crawler, strategy, self.profile)
-        except (ProfileError, ValueError) as exc:
+            return load_profile(path), strategy
+        except ProfileError as exc:
             raise UsageError(str(exc)) from None
+
+    def setup(self, crawler: Crawler, arguments: dict[str, Any]) -> None:
         settings = crawler.settings
+        self.profile, strategy = self.check_arguments(settings, arguments)
+        self.strategy = load_strategy(crawler, strategy, self.profile)
         settings.set("CLOSESPIDER_PAGECOUNT", self.profile.max_pages, priority="spider")
         self.allowed_domains = list(self.profile.allowed_domains)
         self.page_relevance = KeywordCoverage(self.profile)
         self.context_words = settings.getint("FOCUSED_CONTEXT_WORDS")
-        self.neardup = SimHashIndex(settings.getint("FOCUSED_NEARDUP_DISTANCE"))
+        self.neardup_distance = settings.getint("FOCUSED_NEARDUP_DISTANCE")
+        self.state: dict[str, Any] = {}  # replaced by the saved state when JOBDIR is set
+
+    @property
+    def neardup(self) -> SimHashIndex:
+        """The near-duplicate index lives in spider.state, so a JOBDIR resume keeps it."""
+        if "neardup" not in self.state:
+            self.state["neardup"] = SimHashIndex(self.neardup_distance)
+        return self.state["neardup"]
 
     async def start(self) -> AsyncIterator[scrapy.Request]:
         for url in self.profile.seeds:
@@ -89,7 +110,8 @@ class FocusedSpider(scrapy.Spider):
             relevant=relevant and not duplicate,
             signals={} if duplicate else info.get("signals", {}),
         )
-        for link, scored in zip(page.links, self.strategy.score(parent, page.links)):
+        links = self._in_scope(page.links)
+        for link, scored in zip(links, self.strategy.score(parent, links)):
             meta = {
                 "score": scored.score,
                 "anchor": link.anchor,
@@ -99,6 +121,14 @@ class FocusedSpider(scrapy.Spider):
                 "signals": scored.signals,
             }
             yield scrapy.Request(link.url, meta={"focused": meta})
+
+    def _in_scope(self, links: list[Link]) -> list[Link]:
+        """Links to allowed domains only, so the frontier never holds what OffsiteMiddleware would drop."""
+        if not self.allowed_domains:
+            return links
+        kept = [link for link in links if url_is_from_any_domain(link.url, self.allowed_domains)]
+        self.crawler.stats.inc_value("focused/dropped/offsite", len(links) - len(kept))
+        return kept
 
     def _item(self, response: Response, page: Page, relevance: float, relevant: bool, duplicate_of: str | None) -> PageItem:
         info = response.meta.get("focused", {})

@@ -56,7 +56,4 @@ class Strategy:
 
 def load_strategy(crawler: Crawler, name: str, profile: Profile) -> Strategy:
     """Build the strategy registered under `name` in FOCUSED_STRATEGIES."""
-    registry = crawler.settings.getdict("FOCUSED_STRATEGIES")
-    if name not in registry:
-        raise ValueError(f"unknown strategy {name!r}; choose one of: {', '.join(sorted(registry))}")
-    return build_from_crawler(load_object(registry[name]), crawler, profile)
+    return build_from_crawler(load_object(crawler.settings.getdict("FOCUSED_STRATEGIES")[name]), crawler, profile)

@@ -1,0 +1,27 @@
+"""`scrapy crawl`, checking the focused spider's arguments before the reactor starts.
+
+A broken profile or an unknown strategy then ends the command with one clear line
+(file, key, problem) and exit code 2, instead of a traceback from inside the crawl.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from scrapy.commands.crawl import Command as ScrapyCrawl
+from scrapy.exceptions import UsageError
+
+from focused.spiders.focused import FocusedSpider
+
+
+class Command(ScrapyCrawl):
+    def run(self, args: list[str], opts: argparse.Namespace) -> None:
+        if args and args[0] == FocusedSpider.name:
+            try:
+                FocusedSpider.check_arguments(self.settings, opts.spargs)
+            except UsageError as exc:
+                print(f"focused: {exc}", file=sys.stderr)
+                self.exitcode = 2
+                return
+        super().run(args, opts)

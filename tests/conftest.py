@@ -1,0 +1,109 @@
+"""Fixtures: the local web on a free loopback port, and real `scrapy crawl` runs against it."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Callable, Iterator
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[1]
+FAST = {"DOWNLOAD_DELAY": 0, "FOCUSED_PROGRESS_INTERVAL": 0, "TELNETCONSOLE_ENABLED": False}
+
+
+@dataclass
+class WebServer:
+    port: int
+    log_path: Path
+    process: subprocess.Popen
+
+    @property
+    def proxy(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def entries(self) -> list[dict[str, Any]]:
+        """The server's access log: one dict per request received."""
+        return [json.loads(line) for line in self.log_path.read_text().splitlines() if line]
+
+
+@dataclass
+class Crawl:
+    items: list[dict[str, Any]]
+    log: str
+    returncode: int
+
+    @property
+    def urls(self) -> list[str]:
+        return [item["url"] for item in self.items]
+
+    def stat(self, name: str) -> float:
+        """A value from the stats Scrapy dumps at the end of the log (0 if absent)."""
+        match = re.search(rf"'{re.escape(name)}': ([0-9.]+)", self.log)
+        return float(match[1]) if match else 0.0
+
+
+def start_web(directory: Path, latency: float = 0.0) -> WebServer:
+    log_path = directory / "access.jsonl"
+    command = [sys.executable, "-m", "focused.localweb", "serve", "--port", "0", "--log", str(log_path)]
+    process = subprocess.Popen(
+        command + ["--latency", str(latency)], cwd=REPO, stdout=subprocess.PIPE, text=True
+    )
+    line = process.stdout.readline()
+    port = int(re.search(r"127\.0\.0\.1:(\d+)", line)[1])
+    return WebServer(port, log_path, process)
+
+
+@pytest.fixture
+def web(tmp_path: Path) -> Iterator[WebServer]:
+    server = start_web(tmp_path)
+    yield server
+    server.process.terminate()
+    server.process.wait()
+
+
+@pytest.fixture(scope="module")
+def module_web(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Callable[..., WebServer]]:
+    servers: list[WebServer] = []
+
+    def start(latency: float = 0.0) -> WebServer:
+        servers.append(start_web(tmp_path_factory.mktemp("web"), latency))
+        return servers[-1]
+
+    yield start
+    for server in servers:
+        server.process.terminate()
+        server.process.wait()
+
+
+def crawl(
+    workdir: Path,
+    proxy: str | None,
+    profile: Path | str = REPO / "profiles" / "sql.toml",
+    strategy: str = "lexical",
+    settings: dict[str, Any] | None = None,
+    name: str = "crawl",
+    timeout: float = 300,
+) -> Crawl:
+    """Run `scrapy crawl focused` as a user would, in its own process."""
+    output, log = workdir / f"{name}.jsonl", workdir / f"{name}.log"
+    command = [sys.executable, "-m", "scrapy", "crawl", "focused", "-a", f"profile={profile}", "-a", f"strategy={strategy}"]
+    command += ["-o", f"{output}:jsonl", "-s", f"LOG_FILE={log}"]
+    for key, value in {**FAST, **(settings or {})}.items():
+        command += ["-s", f"{key}={value}"]
+    env = {k: v for k, v in os.environ.items() if k.lower() not in ("http_proxy", "https_proxy", "no_proxy")}
+    if proxy:
+        env["http_proxy"] = proxy
+    done = subprocess.run(command, cwd=REPO, env=env, timeout=timeout, capture_output=True, text=True)
+    items = [json.loads(line) for line in output.read_text().splitlines()] if output.exists() else []
+    return Crawl(items, log.read_text() if log.exists() else done.stderr, done.returncode)
+
+
+@pytest.fixture
+def run_crawl(tmp_path: Path) -> Callable[..., Crawl]:
+    return lambda proxy, **kwargs: crawl(tmp_path, proxy, **kwargs)

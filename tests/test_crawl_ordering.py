@@ -1,0 +1,50 @@
+"""Ordering over real HTTP: best-first beats breadth-first, and no host holds up the others."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from focused.localweb.web import CRAWL_DELAY, LocalWeb
+
+RELEVANT = LocalWeb().relevant_urls()
+BUDGET = 300
+
+
+def harvest(urls: list[str]) -> float:
+    """Share of fetched pages that the generated web labels relevant (ground truth, not the crawler's opinion)."""
+    return sum(url in RELEVANT for url in urls) / len(urls)
+
+
+def test_lexical_harvests_clearly_more_than_breadth_first(web, run_crawl):
+    settings = {"CLOSESPIDER_PAGECOUNT": BUDGET, "CONCURRENT_REQUESTS_PER_DOMAIN": 2}
+    lexical = run_crawl(web.proxy, strategy="lexical", settings=settings, name="lexical")
+    bfs = run_crawl(web.proxy, strategy="bfs", settings=settings, name="bfs")
+    assert len(lexical.urls) >= 0.9 * BUDGET and len(bfs.urls) >= 0.9 * BUDGET
+    assert harvest(lexical.urls) >= harvest(bfs.urls) + 0.2, (harvest(lexical.urls), harvest(bfs.urls))
+    assert lexical.items[0]["strategy"] == "lexical" and bfs.items[0]["strategy"] == "bfs"
+
+
+def test_breadth_first_fetches_level_by_level(web, run_crawl):
+    """With a window of 1 the frontier waits for the best URL whatever host it is on."""
+    bfs = run_crawl(web.proxy, strategy="bfs", settings={"CLOSESPIDER_PAGECOUNT": 150, "FOCUSED_PATIENCE_WINDOW": 1})
+    depths = [item["depth"] for item in bfs.items]
+    assert depths == sorted(depths)
+
+
+def test_a_slow_delayed_host_does_not_stall_the_others(web, run_crawl, tmp_path: Path):
+    """slow.example has the best-scored URLs, a Crawl-delay and slow answers. With a downloader
+    of 4 slots, queuing its requests would block everyone; the frontier keeps them back instead."""
+    profile = tmp_path / "slow.toml"
+    profile.write_text(
+        'name = "sql"\ndescription = "Relational databases: SQL queries, transactions, indexes."\n'
+        'keywords = ["sql", "database", "transaction", "index", "query", "schema", "join"]\n'
+        'seeds = ["http://slow.example/", "http://sqlzone.example/", "http://kitchen.example/"]\n'
+    )
+    result = run_crawl(web.proxy, profile=profile, settings={"CLOSESPIDER_PAGECOUNT": 120, "CONCURRENT_REQUESTS": 4})
+    log = web.entries()
+    slow = [e["t"] for e in log if e["host"] == "slow.example"]
+    assert len(slow) >= 5
+    assert min(b - a for a, b in zip(slow, slow[1:])) >= CRAWL_DELAY["slow.example"] - 0.01
+    window = [e for e in log if slow[1] <= e["t"] <= slow[-1] and e["host"] != "slow.example"]
+    assert len(window) >= 4 * (len(slow) - 2), (len(window), len(slow))
+    assert result.returncode == 0

@@ -1,0 +1,31 @@
+"""Extraction of title, main text and links with their context."""
+
+from __future__ import annotations
+
+from scrapy.http import HtmlResponse, TextResponse
+
+from focused.extract import extract, is_html
+
+HTML = b"""<!doctype html><html><head><title> A  page </title><base href="http://ex.com/docs/"></head>
+<body><article><h1>Indexes</h1><p>One two three four five six seven eight nine ten eleven twelve thirteen
+fourteen fifteen sixteen seventeen eighteen nineteen twenty.</p>
+<p>Read about the query planner <a href="planner.html#top">SQL query planning</a> and how it picks an index.</p>
+<p><a href="mailto:x@ex.com">mail</a> <a href="javascript:void(0)">js</a> <a href="http://[bad/">bad</a>
+<a href="/files/report.pdf">report</a> <a href="planner.html">again</a> <a href="#frag">here</a></p>
+</article></body></html>"""
+
+
+def test_links_carry_anchor_and_the_words_around_them():
+    page = extract(HtmlResponse("http://ex.com/docs/index.html", body=HTML), context_words=4)
+    assert page.title == "A page"
+    assert [link.url for link in page.links] == ["http://ex.com/docs/planner.html"]  # base href, no fragment, once
+    link = page.links[0]
+    assert link.anchor == "SQL query planning"
+    assert link.context == "about the query planner and how it picks"
+    assert page.dropped == {"scheme/mailto": 1, "scheme/javascript": 1, "malformed": 1, "extension": 1}
+    assert "query planner" in page.text
+
+
+def test_only_html_is_parsed_for_links():
+    assert is_html(HtmlResponse("http://ex.com/", body=HTML, headers={"Content-Type": "text/html"}))
+    assert not is_html(TextResponse("http://ex.com/x", body=b"%PDF-1.4", headers={"Content-Type": "application/pdf"}))

@@ -1,0 +1,85 @@
+"""The frontier's ordering rules, as pure logic."""
+
+from __future__ import annotations
+
+import math
+
+from focused.frontier import Frontier, Record
+
+READY = (0.0, False)
+
+
+def record(score: float, seq: int, url: str = "") -> Record:
+    return Record(-score, seq, url or f"http://h/{seq}", 0)
+
+
+def always_ready(host: str) -> tuple[float, bool]:
+    return READY
+
+
+def drain(frontier: Frontier, wait=always_ready, **kwargs) -> list[tuple[str, float]]:
+    out = []
+    while (got := frontier.pop(0.0, wait, **kwargs)) is not None:
+        out.append((got[0], got[1].score))
+    return out
+
+
+def test_best_first_across_hosts_and_fifo_on_ties():
+    frontier = Frontier()
+    for seq, (host, score) in enumerate([("a", 0.1), ("b", 0.9), ("a", 0.5), ("b", 0.5), ("c", 0.5)]):
+        frontier.push(host, record(score, seq))
+    assert drain(frontier) == [("b", 0.9), ("a", 0.5), ("b", 0.5), ("c", 0.5), ("a", 0.1)]
+    assert len(frontier) == 0 and frontier.hosts == 0
+
+
+def test_a_waiting_host_does_not_block_ready_hosts():
+    frontier = Frontier()
+    for seq in range(5):
+        frontier.push("slow", record(0.9, seq))
+    frontier.push("fast", record(0.1, 10))
+    frontier.push("fast", record(0.1, 11))
+    wait = lambda host: (5.0, False) if host == "slow" else READY  # noqa: E731
+    assert drain(frontier, wait) == [("fast", 0.1), ("fast", 0.1)]
+    assert len(frontier) == 5
+    assert frontier.pop(6.0, always_ready)[0] == "slow"  # its delay is over
+
+
+def test_patience_waits_for_a_better_url_on_a_resting_host_unless_within_the_window():
+    frontier = Frontier()
+    frontier.push("good", record(0.9, 1))
+    frontier.push("good", record(0.8, 2))
+    frontier.push("junk", record(0.1, 3))
+    resting = lambda host: (0.5, False) if host == "good" else READY  # noqa: E731
+    assert frontier.pop(0.0, resting, patience=1.0, window=1) is None  # worth waiting 0.5 s for
+    assert frontier.pop(0.0, resting, patience=1.0, window=2)[0] == "junk"  # a resting host counts once
+    frontier.push("junk", record(0.1, 4))
+    assert frontier.pop(0.0, resting, patience=0.2, window=1)[0] == "junk"  # not worth 0.5 s
+
+
+def test_busy_hosts_come_back_when_released():
+    frontier = Frontier()
+    frontier.push("a", record(0.5, 1))
+    busy = lambda host: (math.inf, True)  # noqa: E731
+    assert frontier.pop(0.0, busy) is None
+    assert frontier.pop(0.0, always_ready) is None  # deferred: not looked at before its recheck
+    frontier.release("a")
+    assert frontier.pop(0.0, always_ready)[0] == "a"
+
+
+def test_best_resting_host_is_the_best_scored_one_waiting_for_its_delay():
+    frontier = Frontier()
+    frontier.push("a", record(0.2, 1))
+    frontier.push("b", record(0.7, 2))
+    frontier.push("c", record(0.9, 3))
+    wait = {"a": (1.0, False), "b": (3.0, False), "c": (0.1, True)}.__getitem__
+    assert frontier.pop(0.0, wait) is None
+    assert frontier.best_resting(wait) == "b"
+
+
+def test_dropping_a_dead_host():
+    frontier = Frontier()
+    for seq in range(3):
+        frontier.push("dead", record(0.9, seq))
+    frontier.push("alive", record(0.1, 9))
+    assert frontier.drop_host("dead") == 3
+    assert drain(frontier) == [("alive", 0.1)]

@@ -1,0 +1,55 @@
+"""Trap guards, near-duplicates and politeness arithmetic, as pure logic."""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+
+import pytest
+
+from focused.neardup import SimHashIndex, simhash
+from focused.politeness import HostPoliteness
+from focused.traps import TrapGuard
+
+TEXT = " ".join(f"word{i % 97} topic{i % 13} filler{i % 7}" for i in range(200))
+
+
+def test_trap_guard_rules():
+    guard = TrapGuard(max_segment_repeat=2, max_calendar_urls=3, max_query_variants=2)
+    assert guard.trap("http://h/docs/docs/") is None
+    assert guard.trap("http://h/docs/docs/docs/") == "repeated_segment"
+    assert [guard.trap(f"http://h/events/2024/{m}") for m in (1, 2, 3, 4)] == [None, None, None, "calendar"]
+    assert guard.trap("http://h/events/2024/1") is None  # already admitted: the seen test decides
+    assert guard.trap("http://other/events/2024/4") is None  # counted per host
+    assert [guard.trap(f"http://h/list?page={n}") for n in (1, 2, 3)] == [None, None, "query_variants"]
+    assert guard.trap("http://h/other?page=3") is None  # counted per path
+
+
+def test_near_duplicates_are_found_and_different_texts_are_not():
+    index = SimHashIndex(max_distance=3)
+    assert index.duplicate_of("http://a/", TEXT) is None
+    assert index.duplicate_of("http://mirror/", TEXT + " Mirror copy.") == "http://a/"
+    other = " ".join(f"other{i % 89} thing{i % 11}" for i in range(200))
+    assert index.duplicate_of("http://b/", other) is None
+    assert index.duplicate_of("http://short/", "too short to judge") is None
+    assert (simhash(TEXT) ^ simhash(other)).bit_count() > 10
+
+
+def test_host_delay_is_the_largest_of_setting_crawl_delay_and_latency_and_backs_off_on_failure():
+    slot = SimpleNamespace(active=set(), lastseen=100.0, delay=0.0, jitter=0.5)
+    now = [100.2]
+    hosts = HostPoliteness({"h": slot}, concurrency=1, delay=0.25, latency_factor=2.0, max_delay=10.0,
+                           max_failures=3, clock=lambda: now[0])
+    assert hosts.delay("h") == 0.25
+    hosts.observe_latency("h", 0.5)
+    assert hosts.delay("h") == 1.0 and slot.delay == 1.0 and slot.jitter == 0.0  # written into the slot
+    hosts.robots_parsed("h", SimpleNamespace(crawl_delay=lambda ua: 2.0, allowed=lambda url, ua: "/private" not in url), "ua")
+    assert hosts.delay("h") == 2.0
+    assert hosts.wait("h") == (pytest.approx(1.8), False)
+    assert not hosts.allowed("h", "http://h/private/x", "ua") and hosts.allowed("h", "http://h/x", "ua")
+    slot.active.add(object())
+    assert hosts.wait("h")[1]  # at its concurrency limit
+    assert not hosts.failed("h") and hosts.delay("h") == 4.0
+    assert not hosts.failed("h") and hosts.delay("h") == 8.0
+    assert hosts.failed("h") and "h" in hosts.dead  # the third consecutive failure gives up
+    hosts.succeeded("h")
+    assert hosts.delay("h") == 2.0
