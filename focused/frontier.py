@@ -28,7 +28,7 @@ class Record(NamedTuple):
     context: str = ""
     parent_url: str | None = None
     parent_relevance: float | None = None
-    signals: tuple = ()  # (signal names, their contributions to the score)
+    signals: tuple = ()  # (signal names, their contributions to the score as packed float32)
     request: dict[str, Any] | None = None  # a non-link request (redirect, retry), as request_to_dict
 
     @property

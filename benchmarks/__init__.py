@@ -1,0 +1,1 @@
+"""Benchmarks: scripts that print numbers next to a baseline measured in the same run."""
