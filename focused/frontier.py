@@ -9,7 +9,7 @@ among ready hosts, so a slow or delayed host never holds up the others.
 from __future__ import annotations
 
 import math
-from heapq import heappop, heappush
+from heapq import heapify, heappop, heappush
 from typing import Any, Callable, Iterator, NamedTuple
 
 RECHECK_BUSY = 1.0  # seconds before a host at its concurrency limit is looked at again
@@ -71,7 +71,7 @@ class Frontier:
         while self._ready:
             key, seq, host = self._ready[0]
             queue = self._queues.get(host)
-            if not queue or queue[0].seq != seq or host in self._waiting_until:
+            if not queue or (queue[0].key, queue[0].seq) != (key, seq) or host in self._waiting_until:
                 heappop(self._ready)  # stale entry: the host's best changed or it went to wait
                 continue
             if key > floor and self._count_better(key, window) >= window:
@@ -119,6 +119,28 @@ class Frontier:
         self._waiting_until.pop(host, None)
         self._size -= dropped
         return dropped
+
+    def sample(self, limit: int) -> list[Record]:
+        """Up to `limit` records to re-score: all of them, or the front of every host's heap
+        (where its best records are)."""
+        if self._size <= limit:
+            return [record for queue in self._queues.values() for record in queue]
+        share = max(1, limit // len(self._queues))
+        return [record for queue in self._queues.values() for record in queue[:share]][:limit]
+
+    def rescore(self, updates: dict[int, tuple[float, tuple]]) -> None:
+        """Give records (by seq) new keys and signals, then restore every heap."""
+        for host, queue in self._queues.items():
+            changed = False
+            for i, record in enumerate(queue):
+                update = updates.get(record.seq)
+                if update is not None:
+                    queue[i] = record._replace(key=update[0], signals=update[1])
+                    changed = True
+            if changed:
+                heapify(queue)
+                if host not in self._waiting_until:
+                    heappush(self._ready, (queue[0].key, queue[0].seq, host))
 
     def records(self) -> Iterator[tuple[str, Record]]:
         for host, queue in self._queues.items():

@@ -71,6 +71,13 @@ class HostPoliteness:
         self.last_handout[host] = now
         self.pending[host][request_id] = now
 
+    def finished(self, host: str) -> None:
+        """A response (or failure) arrived: the host's delay counts from now, not from when the
+        request started, so a slow answer is never followed at once by the next request."""
+        slot = self.slots.get(host)
+        if slot is not None:
+            slot.lastseen = self.clock()
+
     def reached_downloader(self, host: str, request_id: int) -> None:
         self.pending[host].pop(request_id, None)
         self.apply(host)

@@ -17,16 +17,26 @@ LINK_META = frozenset({"focused", "depth"})
 
 
 def is_link(request: Request) -> bool:
-    """A plain GET of a discovered link, fully described by a compact record."""
+    """A plain GET of a discovered link, fully described by a compact record.
+
+    The Referer header that RefererMiddleware adds is allowed when it is the parent page's
+    URL: the record keeps that URL and the header is set again when the request is rebuilt.
+    """
+    headers = request.headers
+    if headers and (len(headers) > 1 or headers.get(b"Referer", b"").decode() != _parent(request)):
+        return False
     return (
         request.callback is None
         and request.errback is None
         and request.method == "GET"
         and not request.body
-        and not request.headers
         and not request.cookies
         and LINK_META.issuperset(request.meta)
     )
+
+
+def _parent(request: Request) -> str:
+    return request.meta.get("focused", {}).get("parent_url") or ""
 
 
 class RecordCodec:
@@ -43,10 +53,6 @@ class RecordCodec:
         info: dict[str, Any] = request.meta.get("focused", {})
         score = float(info.get("score", 0.0))
         depth = int(request.meta.get("depth", 0))
-        if not is_link(request):
-            return Record(-score, seq, request.url, depth, request=request.to_dict(spider=spider))
-        signals = info.get("signals") or {}
-        names = tuple(signals)
         return Record(
             -score,
             seq,
@@ -56,22 +62,44 @@ class RecordCodec:
             info.get("context", ""),
             info.get("parent_url"),
             info.get("parent_relevance"),
-            (self._names.setdefault(names, names), array("f", signals.values()).tobytes()) if signals else (),
+            self.pack(info.get("signals") or {}),
+            None if is_link(request) else request.to_dict(spider=spider),
         )
 
+    def pack(self, signals: dict[str, float]) -> tuple:
+        if not signals:
+            return ()
+        names = tuple(signals)
+        return self._names.setdefault(names, names), array("f", signals.values()).tobytes()
+
+    @staticmethod
+    def unpack(packed: tuple) -> dict[str, float]:
+        names, values = packed or ((), b"")
+        return dict(zip(names, (round(v, 6) for v in array("f", values))))
+
+    def link_info(self, record: Record) -> dict[str, Any]:
+        """What a strategy needs to score a queued link again."""
+        return {
+            "url": record.url,
+            "anchor": record.anchor,
+            "context": record.context,
+            "parent_url": record.parent_url,
+            "parent_relevance": record.parent_relevance,
+            "signals": self.unpack(record.signals),
+        }
+
     def to_request(self, record: Record, spider: Spider) -> Request:
-        if record.request is not None:
-            request = request_from_dict(record.request, spider=spider)
-            request.meta.setdefault("focused", {})["score"] = record.score
-            return request
-        names, packed = record.signals or ((), b"")
-        values = [round(v, 6) for v in array("f", packed)]
         info = {
             "score": record.score,
             "anchor": record.anchor,
             "context": record.context,
             "parent_url": record.parent_url,
             "parent_relevance": record.parent_relevance,
-            "signals": dict(zip(names, values)),
+            "signals": self.unpack(record.signals),
         }
-        return Request(record.url, meta={"focused": info, "depth": record.depth})
+        if record.request is not None:
+            request = request_from_dict(record.request, spider=spider)
+            request.meta["focused"] = info
+            return request
+        headers = {"Referer": record.parent_url} if record.parent_url else None
+        return Request(record.url, headers=headers, meta={"focused": info, "depth": record.depth})

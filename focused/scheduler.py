@@ -18,7 +18,7 @@ from scrapy.utils.job import job_dir
 from scrapy.utils.misc import build_from_crawler, load_object
 
 from focused import signals as focused_signals
-from focused.frontier import Frontier
+from focused.frontier import Frontier, Record
 from focused.politeness import HostPoliteness
 from focused.records import RecordCodec
 from focused.urls import host_of
@@ -42,6 +42,7 @@ class FocusedScheduler:
         max_pages_per_host: int,
         patience: float,
         window: int,
+        rescore_limit: int,
     ):
         self.crawler = crawler
         self.stats = crawler.stats
@@ -50,11 +51,14 @@ class FocusedScheduler:
         self.max_pages_per_host = max_pages_per_host
         self.patience = patience
         self.window = window
+        self.rescore_limit = rescore_limit
         self.frontier = Frontier()
         self.codec = RecordCodec()
         self.admitted: dict[str, int] = {}
         self.seq = 0
         self.parked_until = 0.0
+        self.scored_version = 0  # the strategy's model version the frontier's scores come from
+        self.rescoring = False
         settings = crawler.settings
         self.user_agent = settings.get("ROBOTSTXT_USER_AGENT") or settings.get("USER_AGENT")
 
@@ -69,6 +73,7 @@ class FocusedScheduler:
             settings.getint("FOCUSED_MAX_PAGES_PER_HOST"),
             settings.getfloat("FOCUSED_PATIENCE"),
             settings.getint("FOCUSED_PATIENCE_WINDOW"),
+            settings.getint("FOCUSED_RESCORE_LIMIT"),
         )
 
     # --- the scheduler contract ---------------------------------------------
@@ -112,6 +117,7 @@ class FocusedScheduler:
         return True
 
     def next_request(self) -> Request | None:
+        self._maybe_rescore()
         while True:
             now = monotonic()
             got = self.frontier.pop(now, self.hosts.wait, self.patience, self.window) or self._park(now)
@@ -130,6 +136,31 @@ class FocusedScheduler:
 
     def __len__(self) -> int:
         return len(self.frontier)
+
+    # --- re-scoring -------------------------------------------------------------
+    def _maybe_rescore(self) -> None:
+        """When the strategy's models changed, re-score a batch of the frontier on the model thread."""
+        strategy = getattr(self.spider, "strategy", None)
+        version = getattr(strategy, "version", 0)
+        if self.rescoring or version == self.scored_version or not len(self.frontier):
+            return
+        self.rescoring = True
+        batch = self.frontier.sample(self.rescore_limit)
+        done = self.spider.worker.call(self._rescore, strategy, batch)
+        done.add_done_callback(lambda outcome: self._rescored(outcome, version, len(batch)))
+
+    def _rescore(self, strategy: Any, batch: list[Record]) -> dict[int, tuple[float, tuple]]:
+        scored = strategy.rescore([self.codec.link_info(record) for record in batch])
+        return {record.seq: (-s.score, self.codec.pack(s.signals)) for record, s in zip(batch, scored)}
+
+    def _rescored(self, outcome: Any, version: int, size: int) -> None:
+        self.rescoring = False
+        if outcome.exception() is not None:
+            logger.error("Re-scoring the frontier failed: %r", outcome.exception())
+            return
+        self.frontier.rescore(outcome.result())
+        self.scored_version = version
+        self.stats.inc_value("focused/frontier/rescored", size)
 
     # --- politeness ------------------------------------------------------------
     def _park(self, now: float) -> tuple[str, Any] | None:
@@ -160,7 +191,9 @@ class FocusedScheduler:
         self.hosts.reached_downloader(host_of(request.url), id(request))
 
     def _left(self, request: Request) -> None:
-        self.frontier.release(host_of(request.url))
+        host = host_of(request.url)
+        self.hosts.finished(host)
+        self.frontier.release(host)
 
     def _downloaded(self, response: Response, request: Request) -> None:
         latency = request.meta.get("download_latency")

@@ -37,16 +37,18 @@ SPIDER_MIDDLEWARES = {"focused.traps.TrapGuardMiddleware": 850}
 EXTENSIONS = {"focused.progress.Progress": 500, "focused.dns.DnsCacheStats": 500}
 
 # --- FOCUSED_ settings ---
-# Ordering policy used when the spider gets no `-a strategy=`.
-FOCUSED_STRATEGY = "lexical"
-# Strategy name -> class; adding a strategy is one module and one entry here.
+# Strategy name -> class; adding a strategy is one module and one entry here. Without
+# `-a strategy=`, a crawl uses `focused` if the profile's classifier is trained.
 FOCUSED_STRATEGIES = {
     "bfs": "focused.strategies.bfs.BreadthFirst",
     "lexical": "focused.strategies.lexical.Lexical",
+    "focused": "focused.strategies.focused.Focused",
 }
+# Where `scrapy train` writes, and crawls look for, classifiers/<profile name>.joblib and .json.
+FOCUSED_CLASSIFIERS_DIR = "classifiers"
 # Per-host delay = max(DOWNLOAD_DELAY, robots.txt Crawl-delay, FOCUSED_LATENCY_FACTOR x the
 # host's smoothed response time), doubled per consecutive failure, capped at FOCUSED_MAX_DELAY
-# (a Crawl-delay above the cap is still honored).
+# (a Crawl-delay above the cap is still honored); it counts from the end of the host's last response.
 FOCUSED_LATENCY_FACTOR = 2.0
 FOCUSED_MAX_DELAY = 60.0
 # Seconds the scheduler may leave a download slot idle rather than hand out a URL that scores
@@ -55,7 +57,7 @@ FOCUSED_MAX_DELAY = 60.0
 # the frontier's best FOCUSED_PATIENCE_WINDOW never waits (a resting host's URLs count once:
 # it takes one when it wakes). A larger window trades harvest rate for pages/s.
 FOCUSED_PATIENCE = 1.0
-FOCUSED_PATIENCE_WINDOW = 4
+FOCUSED_PATIENCE_WINDOW = 2
 # Consecutive failures (DNS errors, refused connections, timeouts, 5xx) after which a host is
 # given up on: its queued URLs are dropped and new ones refused.
 FOCUSED_HOST_MAX_FAILURES = 5
@@ -79,3 +81,13 @@ FOCUSED_PROGRESS_INTERVAL = 5.0
 FOCUSED_LEXICAL_DECAY = 0.5
 FOCUSED_LEXICAL_INHERIT = 0.3
 FOCUSED_LEXICAL_WEIGHTS = {"anchor": 0.5, "context": 0.2, "url": 0.3}
+# Learned strategy (focused): each signal's weight in the score (see focused/strategies/focused.py;
+# "explore" is the largest exploration bonus), the share of links that get an exploration bonus,
+# pages between model updates and frontier re-scoring, at most how many queued URLs one
+# re-scoring touches (the best of each host first), and the outcomes of each class the link
+# classifier must have seen before it replaces lexical similarity.
+FOCUSED_WEIGHTS = {"link": 0.45, "parent": 0.15, "context_graph": 0.25, "hub": 0.15, "explore": 0.2}
+FOCUSED_EXPLORATION = 0.03
+FOCUSED_RESCORE_INTERVAL = 50
+FOCUSED_RESCORE_LIMIT = 50000
+FOCUSED_LINK_WARMUP = 10

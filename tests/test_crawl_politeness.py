@@ -16,13 +16,11 @@ PER_HOST = 2
 @pytest.fixture(scope="module")
 def full_crawl(module_web, tmp_path_factory) -> tuple[Crawl, list[dict]]:
     """Crawl everything reachable (the traps bounded by the guards) with 20 ms server latency,
-    so that a second concurrent request to a host would overlap the first in the log."""
+    so that a second concurrent request to a host would overlap the first in the log. No
+    adaptive delay: the per-host concurrency is the limit to reach and respect."""
     server: WebServer = module_web(latency=0.02)
-    result = crawl(
-        tmp_path_factory.mktemp("full"),
-        server.proxy,
-        settings={"CONCURRENT_REQUESTS_PER_DOMAIN": PER_HOST, "CLOSESPIDER_PAGECOUNT": 3000},
-    )
+    settings = {"CONCURRENT_REQUESTS_PER_DOMAIN": PER_HOST, "CLOSESPIDER_PAGECOUNT": 3000, "FOCUSED_LATENCY_FACTOR": 0}
+    result = crawl(tmp_path_factory.mktemp("full"), server.proxy, settings=settings)
     assert result.returncode == 0, result.log[-3000:]
     return result, server.entries()
 

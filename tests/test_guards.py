@@ -46,6 +46,9 @@ def test_host_delay_is_the_largest_of_setting_crawl_delay_and_latency_and_backs_
     assert hosts.delay("h") == 2.0
     assert hosts.wait("h") == (pytest.approx(1.8), False)
     assert not hosts.allowed("h", "http://h/private/x", "ua") and hosts.allowed("h", "http://h/x", "ua")
+    now[0] = 101.0
+    hosts.finished("h")
+    assert slot.lastseen == 101.0 and hosts.wait("h") == (2.0, False)  # the delay counts from the answer
     slot.active.add(object())
     assert hosts.wait("h")[1]  # at its concurrency limit
     assert not hosts.failed("h") and hosts.delay("h") == 4.0

@@ -8,8 +8,9 @@ from pathlib import Path
 
 from tests.conftest import REPO
 
-# One request at a time, no adaptive delay, no waiting: a deterministic best-first order.
-STEADY = {"CONCURRENT_REQUESTS": 1, "FOCUSED_LATENCY_FACTOR": 0, "FOCUSED_PATIENCE": 0}
+# One request at a time, each page scored before the next is chosen, no adaptive delay, no
+# waiting: a deterministic best-first order.
+STEADY = {"CONCURRENT_REQUESTS": 1, "SCRAPER_SLOT_MAX_ACTIVE_SIZE": 1, "FOCUSED_LATENCY_FACTOR": 0, "FOCUSED_PATIENCE": 0}
 
 
 def test_a_stopped_crawl_resumes_where_it_stopped(web, run_crawl, tmp_path: Path):

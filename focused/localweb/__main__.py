@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import argparse
 import sys
+from pathlib import Path
 
-from focused.localweb.web import LocalWeb
+from focused.localweb.web import LocalWeb, write_examples
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -17,11 +18,16 @@ def main(argv: list[str] | None = None) -> None:
     serve_cmd.add_argument("--latency", type=float, default=0.0, help="seconds added to every answer")
     sub.add_parser("labels", help="print the URLs of relevant pages, one a line")
     sub.add_parser("seeds", help="print the seed URLs")
+    examples = sub.add_parser("examples", help="write training examples drawn from another web of the same kind")
+    examples.add_argument("directory", help="gets positive/ and negative/ folders of HTML files")
+    examples.add_argument("--seed", type=int, default=1234, help="the other web's seed (the crawled web uses 7)")
     args = parser.parse_args(argv)
     if args.command == "labels":
         print("\n".join(sorted(LocalWeb().relevant_urls())))
     elif args.command == "seeds":
         print("\n".join(LocalWeb().seeds()))
+    elif args.command == "examples":
+        write_examples(LocalWeb(args.seed), Path(args.directory))
     else:
         from twisted.internet import reactor
 

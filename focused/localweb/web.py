@@ -10,6 +10,7 @@ import html
 import random
 import re
 from dataclasses import dataclass, field
+from pathlib import Path
 
 TOPIC = "sql"
 VOCABULARY: dict[str, list[str]] = {
@@ -35,6 +36,7 @@ FILLER = (
     "these so can first also after people new way could well much where most year make like"
 ).split()
 GENERIC_ANCHORS = ["read more", "continue", "here", "next page", "this post", "more", "details", "link"]
+PLAIN_ANCHORS = {"archive.example"}  # sites whose links give no hint of their topic
 
 # Content sites: host -> (topic, sections, articles per section).
 SITES: dict[str, tuple[str, int, int]] = {
@@ -46,7 +48,7 @@ SITES: dict[str, tuple[str, int, int]] = {
     "stargazer.example": ("astronomy", 4, 24),
     "tunes.example": ("music", 4, 24),
     "wander.example": ("travel", 4, 24),
-    "archive.example": ("sql", 2, 20),  # reachable only through travel and news pages
+    "archive.example": ("sql", 3, 30),  # reachable only through travel and news pages, generic anchors
     "slow.example": ("sql", 1, 12),  # Crawl-delay and slow answers
 }
 PORTAL = "www.portal.example"
@@ -202,16 +204,17 @@ class LocalWeb:
 
     def _site(self, host: str, topic: str, sections: int, per_section: int) -> list[Page]:
         home = self._page(f"http://{host}/", topic, home=True)
+        topical = 0.0 if host in PLAIN_ANCHORS else 0.75
         site_articles = []
         for s in range(sections):
             section = self._page(f"http://{host}/section{s}/", topic, home=True)
-            self._link(home, section, topical=0.6)
+            self._link(home, section, topical=min(topical, 0.6))
             chunk = [self._page(f"http://{host}/section{s}/article{a}.html", topic) for a in range(per_section)]
             for i, article in enumerate(chunk):
-                self._link(section, article)
+                self._link(section, article, topical)
                 for other in self.rng.sample(chunk, 3):
                     if other is not article:
-                        self._link(article, other)
+                        self._link(article, other, topical)
                 if i % 6 == 0:
                     self._link(article, section, topical=0.0)
             site_articles.extend(chunk)
@@ -280,8 +283,10 @@ class LocalWeb:
         return page
 
     def _link(self, source: Page, target: Page, topical: float = 0.75) -> None:
+        """A link whose anchor is the target's title with probability `topical`, and whose
+        surrounding words hint at the target's topic half as often."""
         anchor = target.title if self.rng.random() < topical else self.rng.choice(GENERIC_ANCHORS)
-        context = self._sentence(target.topic, 6) if self.rng.random() < 0.5 else self._sentence("", 6)
+        context = self._sentence(target.topic, 6) if self.rng.random() < topical / 1.5 else self._sentence("", 6)
         source.links.append((target.url, anchor, context))
 
     def _sentence(self, topic: str, n: int) -> str:
@@ -304,3 +309,28 @@ def render(page: Page) -> str:
         + "".join(body)
         + "</article></main><footer>Generated page.</footer></body></html>"
     )
+
+
+def write_examples(web: LocalWeb, directory: Path, positives: int = 16, negatives: int = 32) -> None:
+    """Labeled pages for training: articles on the topic; other topics, indexes and keyword
+    spam (calendar, shop) as negatives. Drawn from `web`, not from the web that is crawled."""
+    rng = random.Random(0)
+    pages = sorted(web.pages.values(), key=lambda p: p.url)
+    chosen = {
+        "positive": rng.sample([p for p in pages if p.topic == TOPIC and "/article" in p.url], positives),
+        "negative": rng.sample([p for p in pages if p.topic != TOPIC], negatives - 6),
+    }
+    for target in ("/events/2021/3", "/events/2022/7", "/events/2023/1"):
+        chosen["negative"].append(_page_of(web.respond(CALENDAR, target)))
+    for target in ("/list?page=2", "/list?page=5", "/list?page=9"):
+        chosen["negative"].append(_page_of(web.respond(SHOP, target)))
+    for label, group in chosen.items():
+        folder = directory / label
+        folder.mkdir(parents=True, exist_ok=True)
+        for i, page in enumerate(group):
+            body = page if isinstance(page, str) else render(page)
+            (folder / f"{label}-{i:02d}.html").write_text(body, encoding="utf-8")
+
+
+def _page_of(reply: Reply) -> str:
+    return reply.body.decode()

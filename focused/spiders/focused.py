@@ -2,26 +2,31 @@
 
 The spider wires the stages together and holds no scoring logic:
 fetch -> extract -> page relevance -> score links (strategy) -> frontier (scheduler).
+Relevance and link scoring run on the model worker's thread, off the reactor.
 """
 
 from __future__ import annotations
 
 import logging
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Sequence
 from datetime import datetime, timezone
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+import numpy as np
 import scrapy
+from scrapy import signals
 from scrapy.exceptions import UsageError
-
 from scrapy.utils.url import url_is_from_any_domain
 
+from focused.classifier import ClassifierError, PageClassifier, card_path, load_classifier
 from focused.extract import Link, Page, extract, is_html
 from focused.items import PageItem
 from focused.neardup import SimHashIndex
 from focused.profile import Profile, ProfileError, load_profile
 from focused.relevance import KeywordCoverage
-from focused.strategies import ParentPage, load_strategy
+from focused.strategies import load_strategy
+from focused.worker import ModelWorker, PageJob, PageResult
 
 if TYPE_CHECKING:
     from scrapy.crawler import Crawler
@@ -39,33 +44,49 @@ class FocusedSpider(scrapy.Spider):
     def from_crawler(cls, crawler: Crawler, *args: Any, **kwargs: Any) -> Self:
         spider = super().from_crawler(crawler, *args, **kwargs)
         spider.setup(crawler, kwargs)
+        crawler.signals.connect(spider.worker.close, signal=signals.spider_closed)
         return spider
 
     @staticmethod
-    def check_arguments(settings: BaseSettings, arguments: dict[str, Any]) -> tuple[Profile, str]:
-        """The profile and strategy name the arguments ask for, or UsageError saying what is wrong."""
+    def check_arguments(settings: BaseSettings, arguments: dict[str, Any]) -> tuple[Profile, str, PageClassifier | None]:
+        """Profile, strategy name and classifier the arguments ask for, or UsageError saying what is wrong."""
         path = arguments.get("profile")
         if not path:
             raise UsageError("a topic profile is required: scrapy crawl focused -a profile=profiles/NAME.toml")
-        strategy = arguments.get("strategy") or settings.get("FOCUSED_STRATEGY")
+        try:
+            profile = load_profile(path)
+        except ProfileError as exc:
+            raise UsageError(str(exc)) from None
+        directory = Path(settings.get("FOCUSED_CLASSIFIERS_DIR"))
+        trained = card_path(directory, profile.name).exists()
+        strategy = arguments.get("strategy") or ("focused" if trained else None)
         strategies = settings.getdict("FOCUSED_STRATEGIES")
+        if strategy is None:
+            raise UsageError(
+                f"profile {profile.name!r} has no trained classifier yet: train one with "
+                f"`scrapy train {path}`, or crawl without one with -a strategy=lexical"
+            )
         if strategy not in strategies:
             raise UsageError(f"unknown strategy {strategy!r}; choose one of: {', '.join(sorted(strategies))}")
+        if strategy == "focused" and not trained:
+            raise UsageError(f"strategy 'focused' needs a trained classifier: run `scrapy train {path}` first")
         try:
-            return load_profile(path), strategy
-        except ProfileError as exc:
+            return profile, strategy, load_classifier(directory, profile.name) if trained else None
+        except ClassifierError as exc:
             raise UsageError(str(exc)) from None
 
     def setup(self, crawler: Crawler, arguments: dict[str, Any]) -> None:
         settings = crawler.settings
-        self.profile, strategy = self.check_arguments(settings, arguments)
+        self.profile, strategy, classifier = self.check_arguments(settings, arguments)
         self.strategy = load_strategy(crawler, strategy, self.profile)
         settings.set("CLOSESPIDER_PAGECOUNT", self.profile.max_pages, priority="spider")
         self.allowed_domains = list(self.profile.allowed_domains)
-        self.page_relevance = KeywordCoverage(self.profile)
+        self.relevance_model = classifier.kind if classifier else "keywords"
+        self.worker = ModelWorker(classifier or KeywordBatch(self.profile), self.strategy, self.profile.relevance_threshold)
         self.context_words = settings.getint("FOCUSED_CONTEXT_WORDS")
         self.neardup_distance = settings.getint("FOCUSED_NEARDUP_DISTANCE")
         self.state: dict[str, Any] = {}  # replaced by the saved state when JOBDIR is set
+        logger.info("Strategy %s, page relevance from %s", strategy, self.relevance_model)
 
     @property
     def neardup(self) -> SimHashIndex:
@@ -79,7 +100,7 @@ class FocusedSpider(scrapy.Spider):
             seed = self.strategy.seed(url)
             yield scrapy.Request(url, meta={"focused": {"score": seed.score, "signals": seed.signals}})
 
-    def parse(self, response: Response) -> Iterator[Any]:
+    async def parse(self, response: Response) -> AsyncIterator[Any]:
         stats = self.crawler.stats
         if not is_html(response):
             stats.inc_value("focused/skipped/not_html")
@@ -92,32 +113,22 @@ class FocusedSpider(scrapy.Spider):
             return
         for reason, count in page.dropped.items():
             stats.inc_value(f"focused/dropped/{reason}", count)
-        relevance = self.page_relevance(page.title, page.text)
-        relevant = relevance >= self.profile.relevance_threshold
         duplicate_of = self.neardup.duplicate_of(page.url, page.text)
-        stats.inc_value("focused/pages")
-        stats.inc_value("focused/relevant", int(relevant))
-        stats.inc_value("focused/near_duplicates", int(duplicate_of is not None))
-        yield self._item(response, page, relevance, relevant, duplicate_of)
-        yield from self._follow(response, page, relevance, relevant, duplicate_of is not None)
-
-    def _follow(self, response: Response, page: Page, relevance: float, relevant: bool, duplicate: bool) -> Iterator[scrapy.Request]:
-        info = response.meta.get("focused", {})
-        parent = ParentPage(
-            url=page.url,
-            depth=response.meta.get("depth", 0),
-            relevance=0.0 if duplicate else relevance,
-            relevant=relevant and not duplicate,
-            signals={} if duplicate else info.get("signals", {}),
-        )
         links = self._in_scope(page.links)
-        for link, scored in zip(links, self.strategy.score(parent, links)):
+        info = response.meta.get("focused", {})
+        job = PageJob(page.url, response.meta.get("depth", 0), page.title, page.text, links, info, duplicate_of is not None)
+        result = await self.worker.page(job)
+        stats.inc_value("focused/pages")
+        stats.inc_value("focused/relevant", int(result.relevant))
+        stats.inc_value("focused/near_duplicates", int(duplicate_of is not None))
+        yield self._item(response, page, result, duplicate_of, len(links))
+        for link, scored in zip(links, result.scored):
             meta = {
                 "score": scored.score,
                 "anchor": link.anchor,
                 "context": link.context,
                 "parent_url": page.url,
-                "parent_relevance": parent.relevance,
+                "parent_relevance": 0.0 if duplicate_of else result.relevance,
                 "signals": scored.signals,
             }
             yield scrapy.Request(link.url, meta={"focused": meta})
@@ -130,7 +141,7 @@ class FocusedSpider(scrapy.Spider):
         self.crawler.stats.inc_value("focused/dropped/offsite", len(links) - len(kept))
         return kept
 
-    def _item(self, response: Response, page: Page, relevance: float, relevant: bool, duplicate_of: str | None) -> PageItem:
+    def _item(self, response: Response, page: Page, result: PageResult, duplicate_of: str | None, outlinks: int) -> PageItem:
         info = response.meta.get("focused", {})
         return PageItem(
             url=response.url,
@@ -139,18 +150,29 @@ class FocusedSpider(scrapy.Spider):
             parent_url=info.get("parent_url"),
             anchor=info.get("anchor", ""),
             score=info.get("score", 0.0),
-            relevance=round(relevance, 4),
-            relevant=relevant,
+            relevance=round(result.relevance, 4),
+            relevant=result.relevant,
             title=page.title,
             text=page.text,
             content_type=(response.headers.get("Content-Type") or b"").decode("latin-1"),
             status=response.status,
             duplicate_of=duplicate_of,
-            outlinks=len(page.links),
+            outlinks=outlinks,
             strategy=self.strategy.name,
             evidence={
                 "context": info.get("context", ""),
                 "parent_relevance": info.get("parent_relevance"),
                 "signals": info.get("signals", {}),
+                "relevance_model": self.relevance_model,
             },
         )
+
+
+class KeywordBatch:
+    """Keyword coverage with the classifier's batch interface, for profiles without one."""
+
+    def __init__(self, profile: Profile):
+        self.coverage = KeywordCoverage(profile)
+
+    def __call__(self, pages: Sequence[tuple[str, str]]) -> np.ndarray:
+        return np.array([self.coverage(title, text) for title, text in pages])

@@ -27,7 +27,10 @@ class ParentPage:
     depth: int
     relevance: float  # 0 for a near-duplicate: its links are not promoted
     relevant: bool
+    duplicate: bool = False
     signals: dict[str, float] = field(default_factory=dict)  # contributions that scored the page itself
+    info: dict[str, Any] = field(default_factory=dict)  # the evidence of the link that led here (meta["focused"])
+    text: str = ""  # title and main text
 
 
 @dataclass(frozen=True)
@@ -51,6 +54,7 @@ class Strategy:
         return Scored(1.0, {"seed": 1.0})
 
     def score(self, parent: ParentPage, links: list[Link]) -> list[Scored]:
+        """Scores for the links found on a fetched page (a learning strategy learns from the page first)."""
         raise NotImplementedError
 
 

@@ -1,0 +1,83 @@
+"""`scrapy train PROFILE [--model auto|tfidf|embedding]`: train the profile's page classifier."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import Any
+
+from scrapy import signals
+from scrapy.commands import ScrapyCommand
+from scrapy.exceptions import UsageError
+
+
+class Command(ScrapyCommand):
+    requires_project = True
+
+    def syntax(self) -> str:
+        return "[options] <profile.toml>"
+
+    def short_desc(self) -> str:
+        return "Train the page classifier of a topic profile from its examples"
+
+    def add_options(self, parser: argparse.ArgumentParser) -> None:
+        super().add_options(parser)
+        parser.add_argument("--model", choices=["auto", "tfidf", "embedding"], default="auto",
+                            help="auto keeps the better cross-validated model, the faster on a tie")
+        parser.add_argument("--output", default="classifiers", help="folder for <name>.joblib and <name>.json")
+
+    def run(self, args: list[str], opts: argparse.Namespace) -> None:
+        if len(args) != 1:
+            raise UsageError("give one profile: scrapy train profiles/NAME.toml")
+        from focused.profile import ProfileError, load_profile
+        from focused.training import TrainingError, example_from, local_examples, save, split_sources, train
+
+        try:
+            profile = load_profile(args[0])
+            urls, files = split_sources(profile)
+            examples = local_examples(files) + [example_from(i["url"], i["label"], i["body"], i["url"]) for i in self._fetch(urls)]
+            pipeline, kind, metrics = train(examples, opts.model)
+        except (ProfileError, TrainingError) as exc:
+            print(f"focused: {exc}", file=sys.stderr)
+            self.exitcode = 2
+            return
+        card = save(pipeline, kind, metrics, examples, profile, Path(opts.output))
+        self._report(profile.name, kind, metrics, len(examples), card)
+
+    def _fetch(self, urls: list[tuple[str, int]]) -> list[dict[str, Any]]:
+        """Fetch example URLs with the project's settings: robots.txt, politeness, http_proxy."""
+        if not urls:
+            return []
+        from tqdm import tqdm
+
+        from focused.spiders.examples import ExamplesSpider
+        from focused.training import TrainingError
+
+        items: list[dict[str, Any]] = []
+        bar = tqdm(total=len(urls), desc="fetching examples", unit="page")
+
+        def collect(item: dict[str, Any]) -> None:
+            items.append(item)
+            bar.update()
+
+        crawler = self.crawler_process.create_crawler(ExamplesSpider)
+        crawler.signals.connect(collect, signal=signals.item_scraped, weak=False)
+        self.crawler_process.crawl(crawler, examples=urls)
+        self.crawler_process.start()
+        bar.close()
+        failures = crawler.spider.failures
+        if failures:
+            listed = "; ".join(f"{url} ({why})" for url, why in sorted(failures.items()))
+            raise TrainingError(f"could not fetch {len(failures)} example(s): {listed}")
+        return items
+
+    @staticmethod
+    def _report(name: str, kind: str, metrics: dict[str, dict[str, float]], count: int, card: Path) -> None:
+        print(f"\nProfile {name}: {count} examples, stratified cross-validation")
+        print(f"{'model':<10} {'precision':>9} {'recall':>7} {'F1':>6} {'ROC AUC':>8} {'texts/s':>8}")
+        for model, m in metrics.items():
+            mark = "  <- kept" if model == kind else ""
+            print(f"{model:<10} {m['precision']:9.3f} {m['recall']:7.3f} {m['f1']:6.3f} {m['roc_auc']:8.3f} "
+                  f"{m['texts_per_second']:8.0f}{mark}")
+        print(f"Wrote {card.with_suffix('.joblib')} and its card {card}")

@@ -1,0 +1,176 @@
+"""The learned strategy: link classifier, context graph and hub scores, learning as it crawls.
+
+    score(link) = w_link · p(relevant | anchor, words around, URL words, parent relevance, distance)
+                + w_parent · relevance(parent)
+                + w_context_graph · closeness(parent)
+                + w_hub · hub(parent)
+                + explore
+
+- p(...) is an online logistic model (SGD) trained on the crawl's own outcomes: the link
+  that led to each fetched page is an example, labeled by the page classifier (a
+  near-duplicate counts as irrelevant: it adds nothing). Its features: the words of anchor,
+  context and URL, the distance since the last relevant ancestor, the parent's relevance
+  and the target host's smoothed rate of new relevant pages. Until it
+  has seen FOCUSED_LINK_WARMUP pages of each class, the lexical similarity of the link's
+  words to the profile stands in for it.
+- closeness(parent) = Σ_k P(parent is in layer k) · (1, 1, ½, 0)[k], from the context graph:
+  a layer classifier on page text, refit every batch on layers observed in the crawl graph
+  (a relevant page is layer 0, the page that led to it layer 1, ...). A page observed to lie
+  within two links of a relevant page keeps its observed layer; a near-duplicate is 0.
+- hub(parent) is the parent's HITS hub score on the crawled graph (0..1).
+- explore: with probability FOCUSED_EXPLORATION a link gets a random bonus of up to
+  w_explore, so the crawl does not get stuck in one cluster.
+
+Models are updated and the frontier re-scored every FOCUSED_RESCORE_INTERVAL pages.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import numpy as np
+from scipy import sparse
+from sklearn.feature_extraction.text import HashingVectorizer
+from sklearn.linear_model import SGDClassifier
+
+from focused.extract import Link
+from focused.linkgraph import LAYERS, CrawlGraph
+from focused.profile import Profile
+from focused.relevance import TopicSimilarity, url_words
+from focused.strategies.base import ParentPage, Scored, Strategy
+from focused.urls import host_of
+
+LAYER_CLOSENESS = np.array([1.0, 1.0, 0.5, 0.0])
+PAGE_CHARS = 2000
+EPOCHS = 5  # passes of SGD over each batch of new link outcomes
+
+
+class Focused(Strategy):
+    name = "focused"
+
+    def __init__(self, profile: Profile, settings: Any):
+        super().__init__(profile, settings)
+        self.weights = settings.getdict("FOCUSED_WEIGHTS")
+        self.epsilon = settings.getfloat("FOCUSED_EXPLORATION")
+        self.interval = settings.getint("FOCUSED_RESCORE_INTERVAL")
+        self.warmup = settings.getint("FOCUSED_LINK_WARMUP")
+        self.similarity = TopicSimilarity(profile)
+        self.rng = random.Random(0)
+        self.graph = CrawlGraph()
+        self.link_features = HashingVectorizer(n_features=2**18, alternate_sign=False, norm="l2", token_pattern=r"\S+")
+        self.page_features = HashingVectorizer(n_features=2**18, alternate_sign=False, norm="l2", stop_words="english")
+        self.link_model = SGDClassifier(loss="log_loss", alpha=1e-4, random_state=0)
+        self.examples: list[tuple[dict[str, Any], int]] = []  # links whose page has been judged, not yet learned
+        self.outcomes = [0, 0]  # irrelevant, relevant pages learned from
+        self.host_pages: dict[str, list[int]] = {}  # host -> [pages fetched, new relevant pages]
+        self.page_rows: list[sparse.csr_matrix] = []
+        self.closeness: list[float] = []
+        self.hubs = np.zeros(0)
+        self.version = 0  # bumped when the models change: the frontier should be re-scored
+
+    # --- a fetched page -----------------------------------------------------------
+    def score(self, parent: ParentPage, links: list[Link]) -> list[Scored]:
+        self._observe(parent, links)
+        infos = [
+            {"url": link.url, "anchor": link.anchor, "context": link.context, "parent_url": parent.url,
+             "parent_relevance": parent.relevance}
+            for link in links
+        ]
+        scored = self.rescore(infos, explore=[self._explore() for _ in links])
+        if len(self.graph) % self.interval == 0:
+            self._learn()
+        return scored
+
+    def rescore(self, infos: list[dict[str, Any]], explore: list[float] | None = None) -> list[Scored]:
+        """Scores for links from what is known now; `explore` keeps earlier exploration bonuses."""
+        if not infos:
+            return []
+        if explore is None:
+            explore = [info.get("signals", {}).get("explore", 0.0) for info in infos]
+        p_link = self._link_probability(infos)
+        w = self.weights
+        scored = []
+        for info, p, bonus in zip(infos, p_link, explore):
+            parent = self.graph.page(info["parent_url"])
+            signals = {
+                "link": w["link"] * float(p),
+                "parent": w["parent"] * float(info.get("parent_relevance") or 0.0),
+                "context_graph": w["context_graph"] * (self.closeness[parent] if parent >= 0 else 0.0),
+                "hub": w["hub"] * (float(self.hubs[parent]) if 0 <= parent < len(self.hubs) else 0.0),
+                "explore": bonus,
+            }
+            scored.append(Scored(sum(signals.values()), signals))
+        return scored
+
+    # --- learning -------------------------------------------------------------------
+    def _observe(self, parent: ParentPage, links: list[Link]) -> None:
+        info = parent.info
+        number = self.graph.add(parent.url, info.get("parent_url"), parent.relevance, parent.relevant,
+                                [link.url for link in links], parent.duplicate)
+        self.page_rows.append(self.page_features.transform([parent.text[:PAGE_CHARS]]))
+        counts = self.host_pages.setdefault(host_of(parent.url), [0, 0])
+        counts[0] += 1
+        counts[1] += parent.relevant
+        self.closeness.append(self._observed_closeness(number))
+        if info.get("parent_url"):
+            self.examples.append(({**info, "url": parent.url}, int(parent.relevant)))
+
+    def _observed_closeness(self, number: int) -> float:
+        """Until the next refit: 1 for a relevant page, halved per link since one, 0 for a near-duplicate."""
+        distance = self.graph.distance[number]
+        return 0.0 if self.graph.duplicate[number] or distance >= LAYERS else 0.5**distance
+
+    def _learn(self) -> None:
+        if self.examples:
+            X = self._link_matrix([info for info, _ in self.examples])
+            y = np.array([label for _, label in self.examples])
+            for _ in range(EPOCHS):
+                self.link_model.partial_fit(X, y, classes=[0, 1])
+            self.outcomes[0] += int((y == 0).sum())
+            self.outcomes[1] += int(y.sum())
+            self.examples = []
+        self._fit_layers()
+        self.hubs = self.graph.hub_scores()
+        self.version += 1
+
+    def _fit_layers(self) -> None:
+        layers = self.graph.layers()
+        present = np.unique(layers)
+        if len(present) < 2:
+            return
+        rows = sparse.vstack(self.page_rows).tocsr()
+        model = SGDClassifier(loss="log_loss", alpha=1e-4, random_state=0).fit(rows, layers)
+        predicted = model.predict_proba(rows) @ LAYER_CLOSENESS[model.classes_]
+        observed = np.where(layers < LAYERS - 1, LAYER_CLOSENESS[layers], 0.0)
+        self.closeness = np.where(self.graph.duplicate, 0.0, np.maximum(predicted, observed)).tolist()
+
+    # --- link features ----------------------------------------------------------------
+    def _link_probability(self, infos: list[dict[str, Any]]) -> np.ndarray:
+        if min(self.outcomes) >= self.warmup:
+            return self.link_model.predict_proba(self._link_matrix(infos))[:, 1]
+        texts = [f"{i['anchor']} {i['context']} {url_words(i['url'])}" for i in infos]
+        return np.clip(2 * self.similarity(texts), 0, 1)
+
+    def _host_rate(self, url: str) -> float:
+        """Share of the host's fetched pages that were relevant and new (Laplace-smoothed)."""
+        fetched, relevant = self.host_pages.get(host_of(url), (0, 0))
+        return (relevant + 1) / (fetched + 2)
+
+    def _link_matrix(self, infos: list[dict[str, Any]]) -> sparse.csr_matrix:
+        """Hashed words of anchor (a:), context (c:) and URL (u:), distance since a relevant
+        ancestor (d:), parent relevance, and the target host's rate of relevant new pages."""
+        texts = []
+        for info in infos:
+            parent = self.graph.page(info.get("parent_url"))
+            distance = min(self.graph.distance[parent], LAYERS - 1) if parent >= 0 else LAYERS - 1
+            words = [f"a:{w}" for w in info.get("anchor", "").lower().split()]
+            words += [f"c:{w}" for w in info.get("context", "").lower().split()]
+            words += [f"u:{w}" for w in url_words(info["url"]).split()]
+            words.append(f"d:{distance}")
+            texts.append(" ".join(words))
+        numbers = np.array([[float(i.get("parent_relevance") or 0.0), self._host_rate(i["url"])] for i in infos])
+        return sparse.hstack([self.link_features.transform(texts), sparse.csr_matrix(numbers)]).tocsr()
+
+    def _explore(self) -> float:
+        return self.weights["explore"] * self.rng.random() if self.rng.random() < self.epsilon else 0.0

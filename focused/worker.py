@@ -1,0 +1,99 @@
+"""All model work on one thread beside the reactor, in batches.
+
+Page classification, link scoring, online learning and frontier re-scoring all run on a
+single worker thread, one batch at a time: the reactor never waits for a model, and the
+models are never touched by two threads at once. Pages that arrive while a batch runs
+form the next batch, so batches grow exactly when the models are the bottleneck.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from focused.extract import Link
+from focused.strategies.base import ParentPage, Scored, Strategy
+
+Classify = Callable[[Sequence[tuple[str, str]]], np.ndarray]
+
+
+@dataclass
+class PageJob:
+    url: str
+    depth: int
+    title: str
+    text: str
+    links: list[Link]
+    info: dict[str, Any] = field(default_factory=dict)  # the request's meta["focused"]
+    duplicate: bool = False
+
+
+@dataclass
+class PageResult:
+    relevance: float
+    relevant: bool
+    scored: list[Scored]
+
+
+class ModelWorker:
+    def __init__(self, classify: Classify, strategy: Strategy, threshold: float):
+        self.classify = classify
+        self.strategy = strategy
+        self.threshold = threshold
+        self.executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="focused-models")
+        self.waiting: list[tuple[PageJob, asyncio.Future]] = []
+        self.busy = False
+
+    async def page(self, job: PageJob) -> PageResult:
+        """Relevance of the page and the scores of its links, computed on the worker thread."""
+        future = asyncio.get_running_loop().create_future()
+        self.waiting.append((job, future))
+        self._next_batch()
+        return await future
+
+    def call(self, function: Callable[..., Any], *args: Any) -> asyncio.Future:
+        """Run any other model work (such as re-scoring) on the same thread."""
+        return asyncio.get_event_loop().run_in_executor(self.executor, function, *args)
+
+    def close(self) -> None:
+        self.executor.shutdown(wait=True, cancel_futures=True)
+
+    def _next_batch(self) -> None:
+        if self.busy or not self.waiting:
+            return
+        batch, self.waiting = self.waiting, []
+        self.busy = True
+        done = self.call(self._run, [job for job, _ in batch])
+        done.add_done_callback(lambda outcome: self._finish(batch, outcome))
+
+    def _run(self, jobs: list[PageJob]) -> list[PageResult]:
+        relevances = self.classify([(job.title, job.text) for job in jobs])
+        return [self._score(job, float(relevance)) for job, relevance in zip(jobs, relevances)]
+
+    def _score(self, job: PageJob, relevance: float) -> PageResult:
+        relevant = relevance >= self.threshold
+        parent = ParentPage(
+            url=job.url,
+            depth=job.depth,
+            relevance=0.0 if job.duplicate else relevance,
+            relevant=relevant and not job.duplicate,
+            duplicate=job.duplicate,
+            signals={} if job.duplicate else job.info.get("signals", {}),
+            info=job.info,
+            text=f"{job.title}\n{job.text}",
+        )
+        return PageResult(relevance, relevant, self.strategy.score(parent, job.links))
+
+    def _finish(self, batch: list[tuple[PageJob, asyncio.Future]], outcome: asyncio.Future) -> None:
+        self.busy = False
+        error = outcome.exception()
+        results = [None] * len(batch) if error else outcome.result()
+        for (_, future), result in zip(batch, results):
+            if not future.done():
+                future.set_exception(error) if error else future.set_result(result)
+        self._next_batch()

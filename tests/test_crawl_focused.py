@@ -1,0 +1,44 @@
+"""The learned strategy over real HTTP: a clearly higher harvest, and pages behind irrelevant ones."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+from focused.localweb.web import LocalWeb
+from focused.metrics import harvest_rate
+from tests.conftest import REPO
+
+RELEVANT = LocalWeb().relevant_urls()
+BUDGET = 400
+
+
+def test_focused_beats_lexical_and_breadth_first_and_tunnels(web, run_crawl, tmp_path):
+    models = tmp_path / "models"
+    trained = subprocess.run(
+        [sys.executable, "-m", "scrapy", "train", "profiles/sql.toml", "--model", "tfidf", "--output", str(models)],
+        cwd=REPO, capture_output=True, text=True, timeout=300,
+    )
+    assert trained.returncode == 0, trained.stderr[-2000:]
+    settings = {"CLOSESPIDER_PAGECOUNT": BUDGET, "CONCURRENT_REQUESTS_PER_DOMAIN": 2, "FOCUSED_CLASSIFIERS_DIR": models}
+    runs = {s: run_crawl(web.proxy, strategy=s, settings=settings, name=s) for s in ("focused", "lexical", "bfs")}
+    harvest = {s: harvest_rate(run.urls, RELEVANT) for s, run in runs.items()}
+    assert all(len(run.urls) >= 0.9 * BUDGET for run in runs.values())
+    assert harvest["focused"] >= harvest["lexical"] + 0.08, harvest
+    assert harvest["focused"] >= harvest["bfs"] + 0.3, harvest
+
+    # archive.example is about databases, reachable only through travel and news pages and an
+    # index page that is not, with links that say nothing about their targets.
+    behind = [url for url in runs["focused"].urls if url.startswith("http://archive.example/section") and url in RELEVANT]
+    lexical_behind = [url for url in runs["lexical"].urls if url.startswith("http://archive.example/")]
+    assert len(behind) >= 20 and len(behind) > 2 * len(lexical_behind), (len(behind), len(lexical_behind))
+
+    items = runs["focused"].items
+    explained = [item for item in items if "link" in item["evidence"]["signals"]]
+    assert len(explained) > 0.9 * len(items)
+    for item in explained:
+        signals = item["evidence"]["signals"]
+        assert set(signals) == {"link", "parent", "context_graph", "hub", "explore"}
+        assert abs(sum(signals.values()) - item["score"]) < 1e-3  # the contributions add up to the score
+    assert any(item["evidence"]["signals"].get("hub", 0) > 0 for item in items)
+    assert runs["focused"].stat("focused/frontier/rescored") > 0

@@ -1,0 +1,92 @@
+"""Context-graph layers, hub scores and the learned score combination, as pure logic."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from scrapy.settings import Settings
+
+from focused import settings as project_settings
+from focused.extract import Link
+from focused.linkgraph import CrawlGraph
+from focused.profile import Profile
+from focused.strategies import ParentPage
+from focused.strategies.focused import Focused
+
+PROFILE = Profile("sql", "Relational databases: SQL queries.", ("sql", "query"), ("http://a/",))
+
+
+def settings(**overrides) -> Settings:
+    values = Settings()
+    values.setmodule(project_settings)
+    values.update(overrides)
+    return values
+
+
+def chain_graph() -> CrawlGraph:
+    """seed -> hub -> {r1, r2 (relevant), x}; seed -> lone; r1 -> deep (relevant)."""
+    graph = CrawlGraph()
+    graph.add("http://s/", None, 0.0, False, ["http://s/hub", "http://s/lone"])
+    graph.add("http://s/hub", "http://s/", 0.1, False, ["http://s/r1", "http://s/r2", "http://s/x"])
+    graph.add("http://s/lone", "http://s/", 0.0, False, [])
+    graph.add("http://s/r1", "http://s/hub", 0.9, True, ["http://s/deep"])
+    graph.add("http://s/r2", "http://s/hub", 0.8, True, [])
+    graph.add("http://s/x", "http://s/hub", 0.1, False, [])
+    graph.add("http://s/deep", "http://s/r1", 0.9, True, [])
+    return graph
+
+
+def test_context_graph_layers_come_from_the_paths_to_relevant_pages():
+    graph = chain_graph()
+    assert graph.layers().tolist() == [2, 1, 3, 0, 0, 3, 0]  # seed, hub, lone, r1, r2, x, deep
+    assert graph.distance == [4, 5, 5, 0, 0, 6, 0]  # links since the last relevant ancestor (4: none yet)
+
+
+def test_hubs_are_pages_that_link_to_relevant_pages():
+    hubs = chain_graph().hub_scores()
+    assert hubs.argmax() == 1  # the page linking to two relevant pages
+    assert hubs[1] == pytest.approx(1.0)
+    assert hubs[2] == 0 and hubs[4] == 0  # links to nothing relevant, or to nothing
+
+
+def page(url: str, relevance: float, parent_url: str | None = None, duplicate: bool = False) -> ParentPage:
+    info = {"parent_url": parent_url, "anchor": "sql query", "context": "", "parent_relevance": 0.5} if parent_url else {}
+    return ParentPage(url, 1, relevance, relevance >= 0.5, duplicate=duplicate, info=info, text="sql query database")
+
+
+def test_the_score_is_the_documented_weighted_sum_of_its_signals():
+    strategy = Focused(PROFILE, settings(FOCUSED_EXPLORATION=0))
+    scored = strategy.score(page("http://s/", 0.9), [Link("http://s/sql-query", "SQL query plans", "how a query runs")])[0]
+    w = strategy.weights
+    assert set(scored.signals) == {"link", "parent", "context_graph", "hub", "explore"}
+    assert scored.signals["parent"] == pytest.approx(w["parent"] * 0.9)
+    assert scored.signals["context_graph"] == pytest.approx(w["context_graph"] * 1.0)  # a relevant parent: layer 0
+    assert 0 < scored.signals["link"] <= w["link"]
+    assert scored.score == pytest.approx(sum(scored.signals.values()))
+
+
+def test_a_near_duplicate_promotes_nothing():
+    strategy = Focused(PROFILE, settings(FOCUSED_EXPLORATION=0))
+    scored = strategy.score(page("http://m/", 0.0, duplicate=True), [Link("http://m/sql", "SQL", "")])[0]
+    assert scored.signals["parent"] == 0 and scored.signals["context_graph"] == 0
+
+
+def test_the_link_classifier_learns_from_outcomes_and_rescoring_uses_it():
+    strategy = Focused(PROFILE, settings(FOCUSED_EXPLORATION=0, FOCUSED_RESCORE_INTERVAL=20, FOCUSED_LINK_WARMUP=5))
+    strategy.score(page("http://s/", 0.0), [])
+    for i in range(40):  # links under /good/ lead to relevant pages, under /bad/ to irrelevant ones
+        good = i % 2 == 0
+        url = f"http://s/{'good' if good else 'bad'}/{i}"
+        strategy.score(page(url, 0.9 if good else 0.1, parent_url="http://s/"), [])
+    assert strategy.version >= 1 and min(strategy.outcomes) >= 5
+    infos = [{"url": f"http://s/{kind}/new", "anchor": "sql query", "context": "", "parent_url": "http://s/",
+              "parent_relevance": 0.0} for kind in ("good", "bad")]
+    good, bad = strategy.rescore(infos)
+    assert good.signals["link"] > bad.signals["link"]
+
+
+def test_exploration_touches_about_its_share_of_links():
+    strategy = Focused(PROFILE, settings(FOCUSED_EXPLORATION=0.2))
+    links = [Link(f"http://s/{i}", "", "") for i in range(2000)]
+    explored = np.mean([s.signals["explore"] > 0 for s in strategy.score(page("http://s/", 0.0), links)])
+    assert 0.15 < explored < 0.25

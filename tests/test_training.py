@@ -1,0 +1,122 @@
+"""`scrapy train`: examples from files and from URLs, cross-validation, artifact and card, tamper check."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from focused.classifier import ClassifierError, load_classifier
+from focused.localweb.web import LocalWeb
+from tests.conftest import REPO
+
+
+def train(profile: Path, output: Path, model: str = "tfidf", proxy: str | None = None) -> subprocess.CompletedProcess:
+    env = {"PATH": "/usr/bin:/bin", "HF_HUB_OFFLINE": "1", **({"http_proxy": proxy} if proxy else {})}
+    command = [sys.executable, "-m", "scrapy", "train", str(profile), "--model", model, "--output", str(output)]
+    command += ["-s", "DOWNLOAD_DELAY=0", "-s", "TELNETCONSOLE_ENABLED=False"]
+    return subprocess.run(command, cwd=REPO, env=env, capture_output=True, text=True, timeout=300)
+
+
+def profile_with(tmp_path: Path, positive: list[str], negative: list[str]) -> Path:
+    path = tmp_path / "sql.toml"
+    text = (REPO / "profiles" / "sql.toml").read_text()
+    text = text.replace('positive = ["training_data/sql/positive/"]', f"positive = {json.dumps(positive)}")
+    text = text.replace('negative = ["training_data/sql/negative/"]', f"negative = {json.dumps(negative)}")
+    path.write_text(text)
+    return path
+
+
+FOLDERS = ([str(REPO / "training_data/sql/positive")], [str(REPO / "training_data/sql/negative")])
+
+
+def test_train_from_files_and_urls_writes_artifact_card_and_metrics(web, tmp_path):
+    """Files from training_data/ plus example URLs fetched from the local web through the proxy."""
+    urls = ["http://sqlzone.example/section0/article1.html", "http://kitchen.example/section0/article1.html"]
+    profile = profile_with(tmp_path, FOLDERS[0] + urls[:1], FOLDERS[1] + urls[1:])
+    done = train(profile, tmp_path / "models", proxy=web.proxy)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert "ROC AUC" in done.stdout and "<- kept" in done.stdout
+    card = json.loads((tmp_path / "models" / "sql.json").read_text())
+    assert card["profile"] == "sql" and card["model"] == "tfidf"
+    assert {"precision", "recall", "f1", "roc_auc"} <= set(card["metrics"]["tfidf"])
+    assert card["metrics"]["tfidf"]["roc_auc"] > 0.9
+    assert len(card["training_set"]) == 48 + 2 and all(len(e["sha256"]) == 64 for e in card["training_set"])
+    assert {"scikit-learn", "python"} <= set(card["versions"])
+    fetched = {(e["host"], e["path"]) for e in web.entries()}
+    assert ("sqlzone.example", "/section0/article1.html") in fetched  # really fetched, over HTTP
+    assert ("sqlzone.example", "/robots.txt") in fetched  # politely
+    on_topic, off_topic = load_classifier(tmp_path / "models", "sql")(held_out())
+    assert on_topic > 0.5 > off_topic
+
+
+def held_out() -> list[tuple[str, str]]:
+    """An article about databases and one about cooking from the crawled web (not the training web)."""
+    web = LocalWeb()
+    pages = [web.pages["http://dbtalk.example/section1/article3.html"], web.pages["http://kitchen.example/section2/article5.html"]]
+    return [(page.title, " ".join(page.paragraphs)) for page in pages]
+
+
+def test_a_tampered_artifact_is_refused_before_unpickling(tmp_path):
+    profile = profile_with(tmp_path, *FOLDERS)
+    assert train(profile, tmp_path / "models").returncode == 0
+    artifact = tmp_path / "models" / "sql.joblib"
+    artifact.write_bytes(artifact.read_bytes() + b"\0")
+    with pytest.raises(ClassifierError, match="does not match its card"):
+        load_classifier(tmp_path / "models", "sql")
+    done = subprocess.run(
+        [sys.executable, "-m", "scrapy", "crawl", "focused", "-a", f"profile={profile}",
+         "-s", f"FOCUSED_CLASSIFIERS_DIR={tmp_path / 'models'}"],
+        cwd=REPO, capture_output=True, text=True, timeout=60,
+    )
+    assert done.returncode == 2
+    assert "does not match its card" in done.stderr and "refusing to unpickle" in done.stderr
+
+
+def test_a_classifier_of_another_profile_is_refused(tmp_path):
+    profile = profile_with(tmp_path, *FOLDERS)
+    assert train(profile, tmp_path / "models").returncode == 0
+    card = tmp_path / "models" / "sql.json"
+    card.write_text(card.read_text().replace('"profile": "sql"', '"profile": "cooking"'))
+    with pytest.raises(ClassifierError, match="trained for profile 'cooking'"):
+        load_classifier(tmp_path / "models", "sql")
+
+
+def test_the_embedding_model_trains_offline(tmp_path):
+    profile = profile_with(tmp_path, *FOLDERS)
+    done = train(profile, tmp_path / "models", model="embedding")
+    assert done.returncode == 0, done.stderr[-2000:]
+    card = json.loads((tmp_path / "models" / "sql.json").read_text())
+    assert card["model"] == "embedding" and card["embedding_model"] == "all-MiniLM-L6-v2"
+    on_topic, off_topic = load_classifier(tmp_path / "models", "sql")(held_out())
+    assert on_topic > 0.5 > off_topic
+
+
+@pytest.mark.parametrize(
+    ("positive", "negative", "message"),
+    [
+        (FOLDERS[0], [], "no negative examples"),
+        (FOLDERS[0][:1], [str(REPO / "training_data/sql/negative/negative-00.html")], "too few examples"),
+        (FOLDERS[0] + ["http://gone.example/"], FOLDERS[1], "could not fetch 1 example(s): http://gone.example/"),
+        (["training_data/nowhere/"], FOLDERS[1], "neither a URL nor an existing file or folder"),
+    ],
+)
+def test_unusable_examples_get_a_clear_error(web, tmp_path, positive, negative, message):
+    done = train(profile_with(tmp_path, positive, negative), tmp_path / "models", proxy=web.proxy)
+    assert done.returncode == 2
+    assert message in done.stderr
+    assert not (tmp_path / "models" / "sql.joblib").exists()
+
+
+def test_crawling_without_a_classifier_says_how_to_train_one(tmp_path):
+    profile = profile_with(tmp_path, *FOLDERS)
+    done = subprocess.run(
+        [sys.executable, "-m", "scrapy", "crawl", "focused", "-a", f"profile={profile}",
+         "-s", f"FOCUSED_CLASSIFIERS_DIR={tmp_path / 'none'}"],
+        cwd=REPO, capture_output=True, text=True, timeout=60,
+    )
+    assert done.returncode == 2
+    assert f"scrapy train {profile}" in done.stderr and "-a strategy=lexical" in done.stderr
