@@ -7,8 +7,9 @@ loopback settings (no delay, 4 requests per host, robots.txt obeyed), and stops 
 same page budget. Rows:
   - plain CrawlSpider with Scrapy's scheduler: the reference;
   - the same CrawlSpider with FocusedScheduler: the scheduler's own cost;
-  - `scrapy crawl focused` with bfs and lexical: the whole pipeline (extraction,
-    relevance, near-duplicates, link scoring), lexical with and without patience.
+  - `scrapy crawl focused` with bfs, lexical and focused: the whole pipeline (extraction,
+    relevance, near-duplicates, link scoring; the project's adaptive per-host delay),
+    lexical with and without patience.
 """
 
 from __future__ import annotations
@@ -34,9 +35,10 @@ LOOPBACK = {
     "TELNETCONSOLE_ENABLED": False,
     "LOG_LEVEL": "INFO",
 }
+# The scheduler alone, with Scrapy's politeness (no adaptive delay, no patience): its own cost.
 FOCUSED_SCHEDULER = {
     "SCHEDULER": "focused.scheduler.FocusedScheduler",
-    "FOCUSED_LATENCY_FACTOR": 2.0,
+    "FOCUSED_LATENCY_FACTOR": 0,
     "FOCUSED_MAX_DELAY": 60,
     "FOCUSED_HOST_MAX_FAILURES": 5,
     "FOCUSED_PATIENCE": 0,
@@ -71,6 +73,7 @@ def main() -> None:
         ("focused spider, bfs", focused + ["-a", "strategy=bfs"], budget, ROOT),
         ("focused spider, lexical, patience 0", focused + ["-a", "strategy=lexical"], {**budget, "FOCUSED_PATIENCE": 0}, ROOT),
         ("focused spider, lexical (defaults)", focused + ["-a", "strategy=lexical"], budget, ROOT),
+        ("focused spider, focused (defaults)", focused + ["-a", "strategy=focused"], budget, ROOT),
     ]
     server, proxy = start_local_web(outside / "access.jsonl")
     try:

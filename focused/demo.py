@@ -1,8 +1,9 @@
-"""`python -m focused.demo`: crawl the local web with `lexical` and `bfs`, print harvest rates.
+"""`python -m focused.demo`: crawl the local web with each strategy, print harvest rates.
 
 Starts the local web on a free loopback port, runs `scrapy crawl focused` once per
-strategy through it (as http_proxy), and compares the fetched pages with the web's
-ground truth. Outputs land in crawls/.
+strategy through it (as http_proxy): `focused` with the profile's trained classifier
+(classifiers/sql.*), `lexical`, and breadth-first `bfs`; then compares the fetched pages
+with the web's ground truth. Outputs land in crawls/.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from focused.localweb.web import LocalWeb
 from focused.metrics import harvest_rate
 
 ROOT = Path(__file__).resolve().parents[1]
+STRATEGIES = ("focused", "lexical", "bfs")
 LOOPBACK = {"DOWNLOAD_DELAY": "0", "CONCURRENT_REQUESTS_PER_DOMAIN": "2", "FOCUSED_PROGRESS_INTERVAL": "2"}
 
 
@@ -47,7 +49,7 @@ def main() -> None:
     relevant = LocalWeb().relevant_urls()
     server, proxy = start_local_web(crawls / "access.jsonl")
     try:
-        results = {s: run(s, proxy, crawls / f"demo-{s}.jsonl", profile) for s in ("lexical", "bfs")}
+        results = {s: run(s, proxy, crawls / f"demo-{s}.jsonl", profile) for s in STRATEGIES}
     finally:
         server.terminate()
     print(f"\nDemo crawl of the local web ({len(relevant)} relevant pages), profile {profile.name}:")
@@ -55,8 +57,8 @@ def main() -> None:
     for strategy, (urls, seconds) in results.items():
         print(f"{strategy:10} {len(urls):6d} {harvest_rate(urls, relevant, 100):12.1%} "
               f"{harvest_rate(urls, relevant):8.1%} {seconds:8.1f}")
-    print(f"\nHarvest rate: {harvest_rate(results['lexical'][0], relevant):.1%} (lexical) vs "
-          f"{harvest_rate(results['bfs'][0], relevant):.1%} (breadth-first). Items: crawls/demo-*.jsonl")
+    rates = ", ".join(f"{harvest_rate(urls, relevant):.1%} ({s})" for s, (urls, _) in results.items())
+    print(f"\nHarvest rate: {rates}. Items: crawls/demo-*.jsonl")
 
 
 if __name__ == "__main__":

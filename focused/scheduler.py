@@ -13,7 +13,8 @@ from pathlib import Path
 from time import monotonic
 from typing import TYPE_CHECKING, Any
 
-from scrapy import signals
+from scrapy import Request, signals
+from scrapy.utils.httpobj import urlparse_cached
 from scrapy.utils.job import job_dir
 from scrapy.utils.misc import build_from_crawler, load_object
 
@@ -21,16 +22,20 @@ from focused import signals as focused_signals
 from focused.frontier import Frontier, Record
 from focused.politeness import HostPoliteness
 from focused.records import RecordCodec
-from focused.urls import host_of
 
 if TYPE_CHECKING:
-    from scrapy import Request, Spider
+    from scrapy import Spider
     from scrapy.crawler import Crawler
     from scrapy.http import Response
     from typing_extensions import Self
 
 logger = logging.getLogger(__name__)
 STATE_FILE = "focused.frontier"
+
+
+def _host(request: Request) -> str:
+    """The politeness unit of a request, from Scrapy's per-request URL parse cache."""
+    return urlparse_cached(request).hostname or ""
 
 
 class FocusedScheduler:
@@ -103,7 +108,7 @@ class FocusedScheduler:
         if not request.dont_filter and self.df.request_seen(request):
             self.df.log(request, self.spider)
             return False
-        host = host_of(request.url)
+        host = _host(request)
         if host in self.hosts.dead:
             self.stats.inc_value("focused/dropped/host_dead")
             return False
@@ -185,20 +190,20 @@ class FocusedScheduler:
         connect(self._succeeded, signal=focused_signals.host_succeeded)
 
     def _robots_parsed(self, robotparser: Any, request: Request) -> None:
-        self.hosts.robots_parsed(host_of(request.url), robotparser, self.user_agent)
+        self.hosts.robots_parsed(_host(request), robotparser, self.user_agent)
 
     def _reached(self, request: Request) -> None:
-        self.hosts.reached_downloader(host_of(request.url), id(request))
+        self.hosts.reached_downloader(_host(request), id(request))
 
     def _left(self, request: Request) -> None:
-        host = host_of(request.url)
+        host = _host(request)
         self.hosts.finished(host)
         self.frontier.release(host)
 
     def _downloaded(self, response: Response, request: Request) -> None:
         latency = request.meta.get("download_latency")
         if latency is not None:
-            self.hosts.observe_latency(host_of(request.url), latency)
+            self.hosts.observe_latency(_host(request), latency)
 
     def _failed(self, host: str, reason: str) -> None:
         if self.hosts.failed(host):

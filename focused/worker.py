@@ -12,6 +12,7 @@ import asyncio
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
+from time import perf_counter
 from typing import Any
 
 import numpy as np
@@ -41,8 +42,9 @@ class PageResult:
 
 
 class ModelWorker:
-    def __init__(self, classify: Classify, strategy: Strategy, threshold: float):
+    def __init__(self, classify: Classify, strategy: Strategy, threshold: float, crawler: Any):
         self.classify = classify
+        self.crawler = crawler  # its stats exist once the crawl starts
         self.strategy = strategy
         self.threshold = threshold
         self.executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="focused-models")
@@ -71,9 +73,12 @@ class ModelWorker:
         done = self.call(self._run, [job for job, _ in batch])
         done.add_done_callback(lambda outcome: self._finish(batch, outcome))
 
-    def _run(self, jobs: list[PageJob]) -> list[PageResult]:
+    def _run(self, jobs: list[PageJob]) -> tuple[list[PageResult], float, float]:
+        started = perf_counter()
         relevances = self.classify([(job.title, job.text) for job in jobs])
-        return [self._score(job, float(relevance)) for job, relevance in zip(jobs, relevances)]
+        classified = perf_counter()
+        results = [self._score(job, float(relevance)) for job, relevance in zip(jobs, relevances)]
+        return results, classified - started, perf_counter() - classified
 
     def _score(self, job: PageJob, relevance: float) -> PageResult:
         relevant = relevance >= self.threshold
@@ -92,7 +97,14 @@ class ModelWorker:
     def _finish(self, batch: list[tuple[PageJob, asyncio.Future]], outcome: asyncio.Future) -> None:
         self.busy = False
         error = outcome.exception()
-        results = [None] * len(batch) if error else outcome.result()
+        results: list[Any] = [None] * len(batch)
+        if error is None:
+            results, classifying, scoring = outcome.result()
+            stats = self.crawler.stats
+            stats.inc_value("focused/model/batches")
+            stats.inc_value("focused/model/pages", len(batch))
+            stats.inc_value("focused/model/classify_seconds", classifying)
+            stats.inc_value("focused/model/score_links_seconds", scoring)
         for (_, future), result in zip(batch, results):
             if not future.done():
                 future.set_exception(error) if error else future.set_result(result)

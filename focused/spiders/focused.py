@@ -82,7 +82,9 @@ class FocusedSpider(scrapy.Spider):
         settings.set("CLOSESPIDER_PAGECOUNT", self.profile.max_pages, priority="spider")
         self.allowed_domains = list(self.profile.allowed_domains)
         self.relevance_model = classifier.kind if classifier else "keywords"
-        self.worker = ModelWorker(classifier or KeywordBatch(self.profile), self.strategy, self.profile.relevance_threshold)
+        self.worker = ModelWorker(
+            classifier or KeywordBatch(self.profile), self.strategy, self.profile.relevance_threshold, crawler
+        )
         self.context_words = settings.getint("FOCUSED_CONTEXT_WORDS")
         self.neardup_distance = settings.getint("FOCUSED_NEARDUP_DISTANCE")
         self.state: dict[str, Any] = {}  # replaced by the saved state when JOBDIR is set
