@@ -25,10 +25,14 @@ def test_lexical_harvests_clearly_more_than_breadth_first(web, run_crawl):
 
 
 def test_breadth_first_fetches_level_by_level(web, run_crawl):
-    """With a window of 1 the frontier waits for the best URL whatever host it is on."""
+    """With a window of 1 the frontier waits for the best URL whatever host it is on. Links reach
+    the frontier only once their page is scored, so a page may come after a deeper one fetched
+    meanwhile, never after one two levels deeper."""
     bfs = run_crawl(web.proxy, strategy="bfs", settings={"CLOSESPIDER_PAGECOUNT": 150, "FOCUSED_PATIENCE_WINDOW": 1})
     depths = [item["depth"] for item in bfs.items]
-    assert depths == sorted(depths)
+    assert max(depths) >= 3
+    assert all(max(depths[:n]) - depths[n] <= 1 for n in range(1, len(depths)))
+    assert sum(a > b for a, b in zip(depths, depths[1:])) <= len(depths) // 10
 
 
 def test_a_slow_delayed_host_does_not_stall_the_others(web, run_crawl, tmp_path: Path):
