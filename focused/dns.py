@@ -20,11 +20,11 @@ from twisted.internet.error import DNSLookupError
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
+    from typing import Self
 
     from scrapy.crawler import Crawler
     from twisted.internet.base import ReactorBase
     from twisted.internet.defer import Deferred
-    from typing_extensions import Self
 
 
 class CountingCachingResolver(CachingThreadedResolver):

@@ -9,8 +9,9 @@ among ready hosts, so a slow or delayed host never holds up the others.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable, Iterator
 from heapq import heapify, heappop, heappush
-from typing import Any, Callable, Iterator, NamedTuple
+from typing import Any, NamedTuple
 
 RECHECK_BUSY = 1.0  # seconds before a host at its concurrency limit is looked at again
 # wait(host) -> (seconds until the host may be fetched, whether it is at its concurrency limit)

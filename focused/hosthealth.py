@@ -22,10 +22,11 @@ from focused import signals
 from focused.urls import host_of
 
 if TYPE_CHECKING:
+    from typing import Self
+
     from scrapy import Request
     from scrapy.crawler import Crawler
     from scrapy.http import Response
-    from typing_extensions import Self
 
 HOPELESS_STATUS = {502}
 FAILURE_STATUS = {500, 502, 503, 504, 522, 524}

@@ -10,8 +10,9 @@ host's request out, so no request queues inside the downloader behind a resting 
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Callable
 from time import monotonic
-from typing import Any, Callable
+from typing import Any
 
 PENDING_TTL = 30.0  # seconds a handed-out request may take to reach the downloader
 LATENCY_SMOOTHING = 0.3  # weight of the newest response time in the moving average

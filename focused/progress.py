@@ -11,8 +11,9 @@ from scrapy.exceptions import NotConfigured
 from twisted.internet import task
 
 if TYPE_CHECKING:
+    from typing import Self
+
     from scrapy.crawler import Crawler
-    from typing_extensions import Self
 
 logger = logging.getLogger(__name__)
 

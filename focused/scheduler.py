@@ -24,10 +24,11 @@ from focused.politeness import HostPoliteness
 from focused.records import RecordCodec
 
 if TYPE_CHECKING:
+    from typing import Self
+
     from scrapy import Spider
     from scrapy.crawler import Crawler
     from scrapy.http import Response
-    from typing_extensions import Self
 
 logger = logging.getLogger(__name__)
 STATE_FILE = "focused.frontier"

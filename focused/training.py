@@ -13,7 +13,7 @@ import platform
 import time
 from collections.abc import Iterable
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -157,7 +157,7 @@ def save(pipeline: Pipeline, kind: str, metrics: dict, examples: list[Example], 
     card = {
         "profile": profile.name,
         "profile_file": str(profile.path),
-        "created": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+        "created": datetime.now(UTC).isoformat(timespec="seconds"),
         "model": kind,
         "embedding_model": MODEL_NAME if kind == "embedding" else None,
         "versions": _versions(sklearn.__version__),

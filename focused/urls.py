@@ -10,9 +10,10 @@ from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 from w3lib.url import canonicalize_url
 
 if TYPE_CHECKING:
+    from typing import Self
+
     from scrapy import Request
     from scrapy.crawler import Crawler
-    from typing_extensions import Self
 
 FETCHABLE_SCHEMES = frozenset({"http", "https"})
 DEFAULT_PORTS = {"http": 80, "https": 443}

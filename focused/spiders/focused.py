@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import AsyncIterator, Sequence
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -29,10 +29,11 @@ from focused.strategies import load_strategy
 from focused.worker import ModelWorker, PageJob, PageResult
 
 if TYPE_CHECKING:
+    from typing import Self
+
     from scrapy.crawler import Crawler
     from scrapy.http import Response
     from scrapy.settings import BaseSettings
-    from typing_extensions import Self
 
 logger = logging.getLogger(__name__)
 
@@ -147,7 +148,7 @@ class FocusedSpider(scrapy.Spider):
         info = response.meta.get("focused", {})
         return PageItem(
             url=response.url,
-            fetched_at=datetime.now(timezone.utc).isoformat(timespec="milliseconds"),
+            fetched_at=datetime.now(UTC).isoformat(timespec="milliseconds"),
             depth=response.meta.get("depth", 0),
             parent_url=info.get("parent_url"),
             anchor=info.get("anchor", ""),

@@ -12,8 +12,9 @@ from typing import TYPE_CHECKING, Any
 from scrapy.utils.misc import build_from_crawler, load_object
 
 if TYPE_CHECKING:
+    from typing import Self
+
     from scrapy.crawler import Crawler
-    from typing_extensions import Self
 
     from focused.extract import Link
     from focused.profile import Profile
