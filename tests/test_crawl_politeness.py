@@ -6,8 +6,8 @@ from collections import defaultdict
 
 import pytest
 
-from focused.localweb.web import CRAWL_DELAY, DEAD, ROBOTS_DISALLOW
-from focused.settings import USER_AGENT
+from focused.localweb.web import CRAWL_DELAY, DEAD, ROBOTS_DISALLOW, STORM
+from focused.settings import FOCUSED_HOST_MAX_FAILURES, USER_AGENT
 from tests.conftest import Crawl, WebServer, crawl
 
 PER_HOST = 2
@@ -89,6 +89,16 @@ def test_dead_host_fails_fast(full_crawl):
     dead = [e for e in log if e["host"] == DEAD]
     assert len(dead) <= 2  # robots.txt and the page, each once: a proxy's 502 is not retried
     assert result.stat("focused/host_failure/not_retried") >= 1
+
+
+def test_a_host_in_a_5xx_storm_is_backed_off_then_given_up(full_crawl):
+    result, log = full_crawl
+    storm = [e["t"] for e in log if e["host"] == STORM and e["path"] != "/robots.txt"]
+    failures = FOCUSED_HOST_MAX_FAILURES
+    assert len(storm) <= failures + PER_HOST  # 12 pages linked, 3 tries each without the guard
+    gaps = [b - a for a, b in zip(storm, storm[1:])]
+    assert max(gaps) >= 0.5 * 2 ** (failures - 2)  # the delay doubled per failure
+    assert result.stat("focused/host/dead") >= 1 and result.stat("focused/dropped/host_dead") >= 1
 
 
 def test_hazards_are_dropped_and_counted(full_crawl):

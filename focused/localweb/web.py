@@ -57,6 +57,7 @@ MIRROR, MIRRORED = "mirror.example", "sqlzone.example"
 CALENDAR = "calendar.example"
 SHOP = "shop.example"
 DEAD = "gone.example"
+STORM = "storm.example"  # answers 503 to everything but robots.txt
 ALIASES = {"localhost": PORTAL, "127.0.0.1": PORTAL}  # reached without a proxy, by real DNS
 CRAWL_DELAY = {"slow.example": 0.5}
 SLOW_SECONDS = {"slow.example": 0.2}
@@ -121,7 +122,7 @@ class LocalWeb:
         return Reply(200, render(page).encode(), delay=SLOW_SECONDS.get(host, 0.0))
 
     def _hosts_known(self, host: str) -> bool:
-        return host in SITES or host in (PORTAL, NEWS, MIRROR, CALENDAR, SHOP)
+        return host in SITES or host in (PORTAL, NEWS, MIRROR, CALENDAR, SHOP, STORM)
 
     def _robots(self, host: str) -> Reply:
         if not self._hosts_known(host):
@@ -181,6 +182,9 @@ class LocalWeb:
     def _flaky(self, host: str, target: str) -> Reply:
         return Reply(500, b"<html><body>Internal error</body></html>")
 
+    def _unavailable(self, host: str, target: str) -> Reply:
+        return Reply(503, b"<html><body>Service unavailable</body></html>")
+
     _dynamic = [
         ((CALENDAR, "/events/"), _calendar),
         (("dbtalk.example", "/events/"), _calendar),
@@ -191,6 +195,7 @@ class LocalWeb:
         (("sqlzone.example", "/files/"), _binary),
         ((NEWS, "/download"), _binary),
         ((NEWS, "/flaky"), _flaky),
+        ((STORM, "/"), _unavailable),
     ]
 
     # --- generation -----------------------------------------------------
@@ -270,6 +275,7 @@ class LocalWeb:
             self._link(story, self.rng.choice(articles[target_host]))
             if i % 10 == 3:
                 story.links.append(("http://archive.example/", "from the vault", "older stories"))
+        home.links += [(f"http://{STORM}/page{i}.html", "more news", "") for i in range(12)]
         home.links += [("/r/loop", "loop", ""), ("/download?id=7", "download", ""), ("/flaky", "flaky", ""),
                        ("/missing.html", "gone", ""), ("http://slow.example/", "a slow site", "")]
         self.pages[home.url] = home
