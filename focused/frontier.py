@@ -8,7 +8,6 @@ among ready hosts, so a slow or delayed host never holds up the others.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable, Iterator
 from heapq import heapify, heappop, heappush
 from typing import Any, NamedTuple
@@ -68,21 +67,21 @@ class Frontier:
         the page budget goes to the best URLs, not to whichever host happens to be free.
         """
         self._wake(now)
-        floor = self._floor(wait, patience) if patience > 0 else math.inf
+        blockers = self._blockers(wait, patience) if patience > 0 else []
         while self._ready:
             key, seq, host = self._ready[0]
             queue = self._queues.get(host)
             if not queue or (queue[0].key, queue[0].seq) != (key, seq) or host in self._waiting_until:
                 heappop(self._ready)  # stale entry: the host's best changed or it went to wait
                 continue
-            if key > floor and self._count_better(key, window) >= window:
+            if blockers and min(blockers) < key and self._count_better(key, window, blockers) >= window:
                 return None
             seconds, busy = wait(host)
             if busy or seconds > 0:
                 heappop(self._ready)
                 self._defer(host, now + (RECHECK_BUSY if busy else seconds))
                 if patience > 0 and seconds <= patience:
-                    floor = min(floor, key)
+                    blockers.append(key)
                 continue
             heappop(self._ready)
             return host, self.take(host)
@@ -148,25 +147,25 @@ class Frontier:
             for record in queue:
                 yield host, record
 
-    def _floor(self, wait: Wait, patience: float) -> float:
-        """Best key among hosts that cannot be fetched now but will be within `patience`."""
-        floor = math.inf
-        for host in self._waiting_until:
-            queue = self._queues.get(host)
-            if queue and queue[0].key < floor and wait(host)[0] <= patience:
-                floor = queue[0].key
-        return floor
+    def _blockers(self, wait: Wait, patience: float) -> list[float]:
+        """Best keys of the hosts that cannot be fetched now but will be within `patience`."""
+        return [
+            queue[0].key
+            for host in self._waiting_until
+            if (queue := self._queues.get(host)) and wait(host)[0] <= patience
+        ]
 
-    def _count_better(self, key: float, limit: int) -> int:
+    def _count_better(self, key: float, limit: int, blockers: list[float]) -> int:
         """How many records would go before one scoring `key`, counting up to `limit`.
 
-        A waiting host takes one URL when it wakes, so it counts once; a ready host counts
+        A host about to wake takes one URL, so each blocker counts once; a ready host counts
         every better record (pruned heap walks).
         """
-        count = 0
+        count = sum(blocker < key for blocker in blockers)
         for host, queue in self._queues.items():
+            if count >= limit:
+                break
             if host in self._waiting_until:
-                count += queue[0].key < key
                 continue
             stack = [0]
             while stack and count < limit:
@@ -174,8 +173,6 @@ class Frontier:
                 if i < len(queue) and queue[i].key < key:
                     count += 1
                     stack += (2 * i + 1, 2 * i + 2)
-            if count >= limit:
-                break
         return count
 
     def _defer(self, host: str, when: float) -> None:

@@ -32,6 +32,10 @@ if TYPE_CHECKING:
 
 logger = logging.getLogger(__name__)
 STATE_FILE = "focused.frontier"
+# A request is parked in the downloader only for a host that may be fetched within this many
+# seconds; longer rests are left to the engine's 5-second heartbeat, so that a backed-off
+# host never holds a download slot (or a closing crawl) for long.
+MAX_PARK = 2.0
 
 
 def _host(request: Request) -> str:
@@ -175,9 +179,9 @@ class FocusedScheduler:
         if self.parked_until > now:
             return None
         host = self.frontier.best_resting(self.hosts.wait)
-        if host is None:
+        if host is None or (seconds := self.hosts.wait(host)[0]) > MAX_PARK:
             return None
-        self.parked_until = now + self.hosts.wait(host)[0]
+        self.parked_until = now + seconds
         self.stats.inc_value("focused/frontier/parked")
         return host, self.frontier.take(host)
 
