@@ -179,8 +179,8 @@ class FocusedScheduler:
         if self.parked_until > now:
             return None
         host = self.frontier.best_resting(self.hosts.wait)
-        if host is None or (seconds := self.hosts.wait(host)[0]) > MAX_PARK:
-            return None
+        if host is None or host in self.hosts.failures or (seconds := self.hosts.wait(host)[0]) > MAX_PARK:
+            return None  # a failing host's back-off may grow while its request waits: never park one
         self.parked_until = now + seconds
         self.stats.inc_value("focused/frontier/parked")
         return host, self.frontier.take(host)

@@ -73,12 +73,19 @@ class ModelWorker:
         done = self.call(self._run, [job for job, _ in batch])
         done.add_done_callback(lambda outcome: self._finish(batch, outcome))
 
-    def _run(self, jobs: list[PageJob]) -> tuple[list[PageResult], float, float]:
+    def _run(self, jobs: list[PageJob]) -> tuple[list[PageResult | Exception], float, float]:
         started = perf_counter()
         relevances = self.classify([(job.title, job.text) for job in jobs])
         classified = perf_counter()
-        results = [self._score(job, float(relevance)) for job, relevance in zip(jobs, relevances)]
+        results = [self._score_or_error(job, float(relevance)) for job, relevance in zip(jobs, relevances)]
         return results, classified - started, perf_counter() - classified
+
+    def _score_or_error(self, job: PageJob, relevance: float) -> PageResult | Exception:
+        """One page's failure is that page's alone: the rest of the batch goes on."""
+        try:
+            return self._score(job, relevance)
+        except Exception as exc:  # handed back to the page's own parse() as its exception
+            return exc
 
     def _score(self, job: PageJob, relevance: float) -> PageResult:
         relevant = relevance >= self.threshold
@@ -106,6 +113,7 @@ class ModelWorker:
             stats.inc_value("focused/model/classify_seconds", classifying)
             stats.inc_value("focused/model/score_links_seconds", scoring)
         for (_, future), result in zip(batch, results):
+            failure = error or (result if isinstance(result, Exception) else None)
             if not future.done():
-                future.set_exception(error) if error else future.set_result(result)
+                future.set_exception(failure) if failure else future.set_result(result)
         self._next_batch()

@@ -120,7 +120,12 @@ class FocusedSpider(scrapy.Spider):
         links = self._in_scope(page.links)
         info = response.meta.get("focused", {})
         job = PageJob(page.url, response.meta.get("depth", 0), page.title, page.text, links, info, duplicate_of is not None)
-        result = await self.worker.page(job)
+        try:
+            result = await self.worker.page(job)
+        except Exception as exc:  # a page the models cannot score must not stop the crawl
+            logger.warning("Skipping page %s that could not be scored: %r", response.url, exc)
+            stats.inc_value(f"focused/skipped/unscorable/{type(exc).__name__}")
+            return
         stats.inc_value("focused/pages")
         stats.inc_value("focused/relevant", int(result.relevant))
         stats.inc_value("focused/near_duplicates", int(duplicate_of is not None))
