@@ -87,7 +87,7 @@ FOCUSED_LEXICAL_WEIGHTS = {"anchor": 0.5, "context": 0.2, "url": 0.3}
 # re-scoring touches (the best of each host first), and the outcomes of each class the link
 # classifier must have seen before it replaces lexical similarity.
 FOCUSED_WEIGHTS = {"link": 0.45, "parent": 0.15, "context_graph": 0.25, "hub": 0.15, "explore": 0.2}
-FOCUSED_EXPLORATION = 0.03
+FOCUSED_EXPLORATION = 0.1
 FOCUSED_RESCORE_INTERVAL = 50
 FOCUSED_RESCORE_LIMIT = 50000
 FOCUSED_LINK_WARMUP = 10
