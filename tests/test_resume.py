@@ -36,3 +36,14 @@ def test_a_stopped_crawl_resumes_where_it_stopped(web, run_crawl, tmp_path: Path
     assert resumed_urls == reference.urls[: len(resumed_urls)]  # the same order as an unbroken crawl
     first_paths = {(e["host"], e["path"]) for e in web.entries()[:before]}
     assert not first_paths & {(e["host"], e["path"]) for e in pages_after}
+
+
+def test_the_learned_strategy_resumes_with_what_it_learned(web, run_crawl, tmp_path: Path):
+    jobdir = tmp_path / "job"
+    settings = {"JOBDIR": jobdir, "CLOSESPIDER_PAGECOUNT": 80, "CONCURRENT_REQUESTS_PER_DOMAIN": 2}
+    first = run_crawl(web.proxy, strategy="focused", settings=settings, name="first")
+    second = run_crawl(web.proxy, strategy="focused", settings=settings, name="second")
+    assert "Resumed the focused strategy" not in first.log
+    pages = int(re.search(r"Resumed the focused strategy: (\d+) pages in its crawl graph", second.log)[1])
+    assert pages == len(first.items)
+    assert not set(first.urls) & set(second.urls)

@@ -99,6 +99,7 @@ class FocusedSpider(scrapy.Spider):
         return self.state["neardup"]
 
     async def start(self) -> AsyncIterator[scrapy.Request]:
+        self._resume_strategy()
         for url in self.profile.seeds:
             seed = self.strategy.seed(url)
             yield scrapy.Request(url, meta={"focused": {"score": seed.score, "signals": seed.signals}})
@@ -140,6 +141,14 @@ class FocusedSpider(scrapy.Spider):
                 "signals": scored.signals,
             }
             yield scrapy.Request(link.url, meta={"focused": meta})
+
+    def _resume_strategy(self) -> None:
+        """Keep the strategy in spider.state, so a JOBDIR resume goes on with what it learned."""
+        saved = self.state.get("strategy")
+        if saved is not None and saved.name == self.strategy.name:
+            self.strategy = self.worker.strategy = saved
+            logger.info("Resumed the %s strategy: %d pages in its crawl graph", saved.name, len(getattr(saved, "graph", ())))
+        self.state["strategy"] = self.strategy
 
     def _in_scope(self, links: list[Link]) -> list[Link]:
         """Links to allowed domains only, so the frontier never holds what OffsiteMiddleware would drop."""
