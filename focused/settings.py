@@ -54,8 +54,9 @@ FOCUSED_MAX_DELAY = 60.0
 # Seconds the scheduler may leave a download slot idle rather than hand out a URL that scores
 # below one waiting on a host that will be ready within this time. 0: never idle (more pages/s,
 # more of the page budget spent on weaker URLs while the best hosts rest). A URL ranked within
-# the frontier's best FOCUSED_PATIENCE_WINDOW never waits (a resting host's URLs count once:
-# it takes one when it wakes). A larger window trades harvest rate for pages/s.
+# the frontier's best FOCUSED_PATIENCE_WINDOW never waits (in that ranking a host waking within
+# FOCUSED_PATIENCE counts once, hosts resting longer not at all). A larger window trades harvest
+# rate for pages/s.
 FOCUSED_PATIENCE = 1.0
 FOCUSED_PATIENCE_WINDOW = 2
 # Consecutive failures (DNS errors, refused connections, timeouts, 5xx) after which a host is
