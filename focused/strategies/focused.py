@@ -88,11 +88,11 @@ class Focused(Strategy):
             return []
         if explore is None:
             explore = [info.get("signals", {}).get("explore", 0.0) for info in infos]
-        p_link = self._link_probability(infos)
+        parents = self._parents(infos)
+        p_link = self._link_probability(infos, parents)
         w = self.weights
         scored = []
-        for info, p, bonus in zip(infos, p_link, explore):
-            parent = self.graph.page(info["parent_url"])
+        for info, parent, p, bonus in zip(infos, parents, p_link, explore):
             signals = {
                 "link": w["link"] * float(p),
                 "parent": w["parent"] * float(info.get("parent_relevance") or 0.0),
@@ -123,7 +123,8 @@ class Focused(Strategy):
 
     def _learn(self) -> None:
         if self.examples:
-            X = self._link_matrix([info for info, _ in self.examples])
+            infos = [info for info, _ in self.examples]
+            X = self._link_matrix(infos, self._parents(infos))
             y = np.array([label for _, label in self.examples])
             for _ in range(EPOCHS):
                 self.link_model.partial_fit(X, y, classes=[0, 1])
@@ -146,9 +147,17 @@ class Focused(Strategy):
         self.closeness = np.where(self.graph.duplicate, 0.0, np.maximum(predicted, observed)).tolist()
 
     # --- link features ----------------------------------------------------------------
-    def _link_probability(self, infos: list[dict[str, Any]]) -> np.ndarray:
+    def _parents(self, infos: list[dict[str, Any]]) -> list[int]:
+        """Page numbers of the links' parents, looked up once per parent (a page's links share one)."""
+        numbers: dict[str | None, int] = {}
+        return [
+            numbers[url] if url in numbers else numbers.setdefault(url, self.graph.page(url))
+            for url in (info.get("parent_url") for info in infos)
+        ]
+
+    def _link_probability(self, infos: list[dict[str, Any]], parents: list[int]) -> np.ndarray:
         if min(self.outcomes) >= self.warmup:
-            return self.link_model.predict_proba(self._link_matrix(infos))[:, 1]
+            return self.link_model.predict_proba(self._link_matrix(infos, parents))[:, 1]
         texts = [f"{i['anchor']} {i['context']} {url_words(i['url'])}" for i in infos]
         return np.clip(2 * self.similarity(texts), 0, 1)
 
@@ -157,12 +166,11 @@ class Focused(Strategy):
         fetched, relevant = self.host_pages.get(host_of(url), (0, 0))
         return (relevant + 1) / (fetched + 2)
 
-    def _link_matrix(self, infos: list[dict[str, Any]]) -> sparse.csr_matrix:
+    def _link_matrix(self, infos: list[dict[str, Any]], parents: list[int]) -> sparse.csr_matrix:
         """Hashed words of anchor (a:), context (c:) and URL (u:), distance since a relevant
         ancestor (d:), parent relevance, and the target host's rate of relevant new pages."""
         texts = []
-        for info in infos:
-            parent = self.graph.page(info.get("parent_url"))
+        for info, parent in zip(infos, parents):
             distance = min(self.graph.distance[parent], LAYERS - 1) if parent >= 0 else LAYERS - 1
             words = [f"a:{w}" for w in info.get("anchor", "").lower().split()]
             words += [f"c:{w}" for w in info.get("context", "").lower().split()]
