@@ -43,6 +43,9 @@ FOCUSED_STRATEGIES = {
     "bfs": "focused.strategies.bfs.BreadthFirst",
     "lexical": "focused.strategies.lexical.Lexical",
     "focused": "focused.strategies.focused.Focused",
+    "backlink": "focused.strategies.cho.Backlink",
+    "pagerank": "focused.strategies.cho.PageRank",
+    "hotqueue": "focused.strategies.cho.HotQueue",
 }
 # Where `scrapy train` writes, and crawls look for, classifiers/<profile name>.joblib and .json.
 FOCUSED_CLASSIFIERS_DIR = "classifiers"
@@ -92,3 +95,6 @@ FOCUSED_EXPLORATION = 0.1
 FOCUSED_RESCORE_INTERVAL = 50
 FOCUSED_RESCORE_LIMIT = 50000
 FOCUSED_LINK_WARMUP = 10
+# Cho et al.'s similarity crawler (hotqueue): a URL fewer than this many links from a relevant
+# page goes to the hot queue (their distance_from_hotpage(u) < 3).
+FOCUSED_HOTQUEUE_DISTANCE = 3
