@@ -23,8 +23,8 @@ import tempfile
 from pathlib import Path
 
 from focused.demo import start_local_web
+from focused.evaluation import harvest_rate
 from focused.localweb.web import LocalWeb
-from focused.metrics import harvest_rate
 
 ROOT = Path(__file__).resolve().parents[1]
 LOOPBACK = {

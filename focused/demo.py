@@ -16,8 +16,8 @@ import sys
 import time
 from pathlib import Path
 
+from focused.evaluation import harvest_rate
 from focused.localweb.web import LocalWeb
-from focused.metrics import harvest_rate
 
 ROOT = Path(__file__).resolve().parents[1]
 STRATEGIES = ("focused", "lexical", "bfs")

@@ -58,3 +58,9 @@ class LinkGraph:
                 return new
             rank = new
         return rank
+
+
+def importance(graph: LinkGraph, kind: str) -> dict[str, float]:
+    """Each node's importance: `backlink` (in-links) or `pagerank`."""
+    values = np.asarray(graph.indegree, dtype=float) if kind == "backlink" else graph.pagerank()
+    return {url: float(values[number]) for url, number in graph.nodes.items()}

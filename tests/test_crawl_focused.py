@@ -5,8 +5,8 @@ from __future__ import annotations
 import subprocess
 import sys
 
+from focused.evaluation import harvest_rate
 from focused.localweb.web import LocalWeb
-from focused.metrics import harvest_rate
 from tests.conftest import REPO
 
 RELEVANT = LocalWeb().relevant_urls()

@@ -1,4 +1,4 @@
-"""`python -m focused.localweb serve|labels|seeds`: run the local web or print its ground truth."""
+"""`python -m focused.localweb serve|labels|seeds|graph`: run the local web or print its ground truth."""
 
 from __future__ import annotations
 
@@ -18,12 +18,15 @@ def main(argv: list[str] | None = None) -> None:
     serve_cmd.add_argument("--latency", type=float, default=0.0, help="seconds added to every answer")
     sub.add_parser("labels", help="print the URLs of relevant pages, one a line")
     sub.add_parser("seeds", help="print the seed URLs")
+    sub.add_parser("graph", help="print the links between pages, `source<TAB>target` a line")
     examples = sub.add_parser("examples", help="write training examples drawn from another web of the same kind")
     examples.add_argument("directory", help="gets positive/ and negative/ folders of HTML files")
     examples.add_argument("--seed", type=int, default=1234, help="the other web's seed (the crawled web uses 7)")
     args = parser.parse_args(argv)
     if args.command == "labels":
         print("\n".join(sorted(LocalWeb().relevant_urls())))
+    elif args.command == "graph":
+        print("\n".join(f"{source}\t{target}" for source, target in LocalWeb().edges()))
     elif args.command == "seeds":
         print("\n".join(LocalWeb().seeds()))
     elif args.command == "examples":

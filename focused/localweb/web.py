@@ -11,6 +11,7 @@ import random
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
+from urllib.parse import urljoin
 
 TOPIC = "sql"
 VOCABULARY: dict[str, list[str]] = {
@@ -100,6 +101,19 @@ class LocalWeb:
 
     def seeds(self) -> list[str]:
         return [f"http://{PORTAL}/"]
+
+    def edges(self) -> list[tuple[str, str]]:
+        """The links between the web's pages, as the crawler would canonicalize them."""
+        pairs = set()
+        for url, page in self.pages.items():
+            for href, _, _ in page.links:
+                try:
+                    target = urljoin(url, href)
+                except ValueError:  # one of the ODD_LINKS
+                    continue
+                if target in self.pages and target != url:
+                    pairs.add((url, target))
+        return sorted(pairs)
 
     # --- serving ------------------------------------------------------
     def respond(self, host: str, target: str) -> Reply:
