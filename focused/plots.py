@@ -10,13 +10,10 @@ from __future__ import annotations
 from collections.abc import Collection, Sequence
 from pathlib import Path
 
-import matplotlib
+import numpy as np
+from matplotlib.figure import Figure  # no pyplot: no global state, no screen needed
 
-matplotlib.use("Agg")  # files only, no screen
-import matplotlib.pyplot as plt  # noqa: E402
-import numpy as np  # noqa: E402
-
-from focused.evaluation import found  # noqa: E402
+from focused.evaluation import found
 
 
 def plot_curves(
@@ -36,7 +33,8 @@ def plot_curves(
     }
     paths = []
     for name, (ylabel, measure, ideal_curve, random_curve) in figures.items():
-        figure, axes = plt.subplots(figsize=(7, 4.5))
+        figure = Figure(figsize=(7, 4.5))
+        axes = figure.subplots()
         for label, urls in crawls:
             axes.plot(k[: len(urls)], measure(found(urls, relevant), k[: len(urls)]), label=label)
         axes.plot(k, ideal_curve, "k--", linewidth=1, label="ideal")
@@ -48,5 +46,4 @@ def plot_curves(
         figure.tight_layout()
         paths.append(out / f"{name}.png")
         figure.savefig(paths[-1], dpi=110)
-        plt.close(figure)
     return paths

@@ -37,7 +37,7 @@ def main(argv: list[str] | None = None) -> None:
         from focused.localweb.server import serve
 
         log = open(args.log, "a", encoding="utf-8") if args.log else None
-        port = serve(args.port, log, args.latency)
+        port = serve(LocalWeb(), args.port, log, args.latency)
         print(f"serving the local web on http://127.0.0.1:{port}/ (use it as http_proxy)", flush=True)
         reactor.run()
         sys.exit(0)

@@ -1,4 +1,5 @@
-"""Serve the generated web over real HTTP, as virtual hosts and as an HTTP proxy.
+"""Serve a web over real HTTP, as virtual hosts and as an HTTP proxy: the generated web, or
+the benchmark web of real documents (focused.docsweb).
 
 Crawlers reach it with ``http_proxy=http://127.0.0.1:PORT``, so URLs keep their real
 host names. Every request is logged as one JSON line: the server's view is the
@@ -10,19 +11,23 @@ from __future__ import annotations
 import json
 import time
 from collections import Counter
-from typing import IO
+from typing import IO, Protocol
 from urllib.parse import urlsplit
 
 from twisted.internet import reactor
 from twisted.web import resource, server
 
-from focused.localweb.web import LocalWeb, Reply
+from focused.localweb.web import Reply
+
+
+class Web(Protocol):
+    def respond(self, host: str, target: str) -> Reply: ...
 
 
 class WebResource(resource.Resource):
     isLeaf = True
 
-    def __init__(self, web: LocalWeb, log: IO[str] | None, latency: float = 0.0):
+    def __init__(self, web: Web, log: IO[str] | None, latency: float = 0.0):
         super().__init__()
         self.web, self.log, self.latency = web, log, latency
         self.active: Counter[str] = Counter()
@@ -82,9 +87,9 @@ class WebResource(resource.Resource):
         self.log.flush()
 
 
-def serve(port: int, log: IO[str] | None, latency: float = 0.0, interface: str = "127.0.0.1") -> int:
+def serve(web: Web, port: int, log: IO[str] | None, latency: float = 0.0, interface: str = "127.0.0.1") -> int:
     """Listen on `port` (0 picks a free one) and return the bound port; call reactor.run() after."""
-    site = server.Site(WebResource(LocalWeb(), log, latency))
+    site = server.Site(WebResource(web, log, latency))
     site.noisy = False
     site.log = lambda *args, **kwargs: None  # the JSON access log replaces Twisted's
     listening = reactor.listenTCP(port, site, interface=interface)

@@ -1,0 +1,112 @@
+"""Cho et al.'s orderings, lexical and focused side by side on the benchmark web of real documents.
+
+    make benchweb                      # once: Debian doc packages + python -m focused.docsweb build
+    python -m benchmarks.side_by_side [--root benchweb] [--pages 1000]
+
+For each topic of the benchmark web: trains the topic's classifier (TF-IDF) from its few
+examples, crawls the web with every strategy at the same page budget and politeness
+settings, evaluates each crawl with `scrapy evaluate` against the topic's labels (plots and
+summary.json in ROOT/results/TOPIC/) and prints one table: harvest rate and recall at
+several budgets, pages/s, and the ideal crawler's numbers.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+from focused.docsweb.topics import TOPICS
+
+ROOT = Path(__file__).resolve().parents[1]
+STRATEGIES = ("bfs", "backlink", "pagerank", "hotqueue", "lexical", "focused")
+BUDGETS = (100, 250, 500, 1000)
+LOOPBACK = {"DOWNLOAD_DELAY": 0, "CONCURRENT_REQUESTS_PER_DOMAIN": 2, "FOCUSED_PROGRESS_INTERVAL": 0,
+            "LOG_LEVEL": "INFO"}
+
+
+def start_web(root: Path) -> tuple[subprocess.Popen, str]:
+    command = [sys.executable, "-m", "focused.docsweb", "serve", "--root", str(root), "--port", "0",
+               "--log", str(root / "access.jsonl")]
+    server = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.PIPE, text=True)
+    port = re.search(r"127\.0\.0\.1:(\d+)", server.stdout.readline())[1]
+    return server, f"http://127.0.0.1:{port}"
+
+
+def run(args: list[str], **kwargs) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "scrapy", *args], cwd=ROOT, check=True, **kwargs)
+
+
+def crawl(root: Path, topic: str, strategy: str, pages: int, proxy: str) -> Path:
+    out = root / "crawls" / topic / f"{strategy}.jsonl"
+    out.parent.mkdir(parents=True, exist_ok=True)
+    settings = {**LOOPBACK, "CLOSESPIDER_PAGECOUNT": pages, "FOCUSED_CLASSIFIERS_DIR": root / "classifiers",
+                "LOG_FILE": out.with_suffix(".log")}
+    command = ["crawl", "focused", "-a", f"profile={root / 'profiles' / f'{topic}.toml'}", "-a", f"strategy={strategy}"]
+    for key, value in settings.items():
+        command += ["-s", f"{key}={value}"]
+    out.with_suffix(".log").unlink(missing_ok=True)
+    run(command + ["-O", f"{out}:jsonl"], env={**os.environ, "http_proxy": proxy})
+    return out
+
+
+def evaluate(root: Path, topic: str, crawls: list[Path]) -> list[dict]:
+    out = root / "results" / topic
+    out.mkdir(parents=True, exist_ok=True)
+    command = ["evaluate", *map(str, crawls), "--labels", str(root / "labels" / f"{topic}.txt"), "--out", str(out),
+               "--graph", str(root / "graph.tsv"), "--budgets", ",".join(map(str, BUDGETS)),
+               "--importance", "backlink,pagerank"]
+    return json.loads(run(command, capture_output=True, text=True).stdout)
+
+
+def cell(value: float | None) -> str:
+    return f"{value:7.1%}" if value is not None else f"{'-':>7}"
+
+
+def table(topic: str, reports: list[dict], pages: int) -> str:
+    labeled = reports[0]["labeled_relevant"]
+    lines = [f"\nTopic {topic!r} ({labeled} relevant pages labeled), budget {pages} responses:"]
+    head = f"{'strategy':<10} {'pages':>6} {'pages/s':>8}" + "".join(f" {'H@' + str(b):>7}" for b in BUDGETS)
+    head += "".join(f" {'R@' + str(b):>7}" for b in BUDGETS) + f" {'P_ST(PR)@500':>13}"
+    lines.append(head)
+    for r in reports:
+        row = f"{r['strategy']:<10} {r['pages']:6d} {r.get('pages_per_second', 0):8.1f}"
+        row += "".join(f" {cell(r['harvest_at_k'][str(b)])}" for b in BUDGETS)
+        row += "".join(f" {cell(r['recall_at_k'][str(b)])}" for b in BUDGETS)
+        lines.append(row + f" {cell(r['pst']['pagerank']['at_k']['500']):>13}")
+    ideal = reports[0]["ideal"]
+    row = f"{'ideal':<10} {'':>6} {'':>8}" + "".join(f" {cell(ideal['harvest_at_k'].get(str(b)))}" for b in BUDGETS)
+    lines.append(row + "".join(f" {cell(ideal['recall_at_k'].get(str(b)))}" for b in BUDGETS))
+    return "\n".join(lines)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--root", type=Path, default=ROOT / "benchweb", help="the built benchmark web")
+    parser.add_argument("--pages", type=int, default=1000, help="responses per crawl (CLOSESPIDER_PAGECOUNT)")
+    parser.add_argument("--strategies", default=",".join(STRATEGIES))
+    args = parser.parse_args()
+    root = args.root.resolve()
+    if not (root / "stats.json").exists():
+        sys.exit(f"no benchmark web in {root}: run `make benchweb` first")
+    server, proxy = start_web(root)
+    tables = []
+    try:
+        for topic in TOPICS:
+            run(["train", str(root / "profiles" / f"{topic.name}.toml"), "--model", "tfidf",
+                 "--output", str(root / "classifiers")], capture_output=True)
+            crawls = [crawl(root, topic.name, s, args.pages, proxy) for s in args.strategies.split(",")]
+            tables.append(table(topic.name, evaluate(root, topic.name, crawls), args.pages))
+    finally:
+        server.terminate()
+    print("\n".join(tables))
+    print("\nH@K: harvest rate of the first K pages; R@K: recall of the topic's labeled pages; "
+          "P_ST(PR)@500: share of the top-10% PageRank pages fetched by 500.")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,1 @@
+"""The benchmark web: real documentation from Debian packages, served under public names."""

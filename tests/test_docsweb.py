@@ -1,0 +1,118 @@
+"""The benchmark web: link rewriting, the labeling rule, and a miniature web built, served and crawled."""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from focused.docsweb.build import build
+from focused.docsweb.sites import PublicLinks, Site
+from focused.docsweb.topics import TOPICS
+from tests.conftest import REPO, WebServer, crawl
+
+HTTP = next(topic for topic in TOPICS if topic.name == "http")
+HTTP_TEXT = ("An HTTP client sends a request with headers; the server answers with a status code, "
+             "response headers such as Content-Type and Cache-Control, and maybe cookies. ") * 4
+
+
+def test_local_and_https_links_become_public_http_urls():
+    site = Site("docs.python.org", "/3/", Path("/usr/share/doc/python3.11-doc/html"), "python3.11-doc",
+                ("/usr/share/doc/python3-doc/html",))
+    links = PublicLinks((site,))
+    assert links.link("/usr/share/doc/python3-doc/html/library/http.html#x") == "http://docs.python.org/3/library/http.html#x"
+    assert links.link("file:///usr/share/doc/python3.11-doc/html/index.html") == "http://docs.python.org/3/index.html"
+    assert links.link("https://docs.python.org/3/library/") == "http://docs.python.org/3/library/"
+    assert links.link("https://example.org/a") == "https://example.org/a"
+    assert links.link("../library/http.html") == "../library/http.html"
+    html = b'<a href="/usr/share/doc/python3-doc/html/a.html">a</a><img src=\'https://docs.python.org/3/i.png\'>'
+    assert links(html) == b'<a href="http://docs.python.org/3/a.html">a</a><img src=\'http://docs.python.org/3/i.png\'>'
+
+
+def test_labeling_rule_by_hand():
+    assert HTTP.relevant("http://a/x.html", "Requests", HTTP_TEXT)
+    assert not HTTP.relevant("http://a/genindex-H.html", "Index", HTTP_TEXT)  # index pages list, not discuss
+    headers_only = "Email messages carry headers; each header has a name. " * 10
+    assert not HTTP.relevant("http://a/email.html", "email", headers_only)  # "HTTP" itself must occur
+    urls_only = "See https://a.example/ and http://b.example/ and http://c.example/ for headers. " * 10
+    assert not HTTP.relevant("http://a/links.html", "links", urls_only)  # URLs are not words about HTTP
+    # In the title, fewer hits do; a site name after " — " is not the page's title.
+    short = "HTTP headers and a status code. HTTP cookies and HTTP proxy."
+    assert HTTP.relevant("http://a/h.html", "http.cookies — Python docs", short)
+    assert not HTTP.relevant("http://a/e.html", "mod_env - Apache HTTP Server", short)
+
+
+def page(title: str, body: str) -> str:
+    return f"<!doctype html><html><head><title>{title}</title></head><body><main><h1>{title}</h1>{body}</main></body></html>"
+
+
+@pytest.fixture(scope="module")
+def mini_web(tmp_path_factory) -> tuple[Path, dict]:
+    """Two manuals whose only link between them is a Debian-style local path, built like the real web."""
+    src = tmp_path_factory.mktemp("doc")
+    python, django, sqlite = src / "python3.11-doc" / "html", src / "python-django-doc" / "html", src / "sqlite3"
+    files = {
+        python / "index.html": page("Python documentation", "<p>Welcome. <a href='library/os.html'>os</a></p>"),
+        python / "library/os.html": page("os", "<p>Files and processes.</p>"),
+        python / "library/http.html": page("http — HTTP modules", f"<p>{HTTP_TEXT}</p>"),
+        sqlite / "index.html": page("SQLite", "<p>" + "SQLite is a small, fast, self-contained SQL database engine. " * 20 + "</p>"),
+        django / "index.html": page("Django documentation", "<p>See <a href='ref/request-response.html'>requests</a>.</p>"),
+        django / "ref/request-response.html": page(
+            "Request and response objects",
+            f"<p>{HTTP_TEXT} The <a href='/usr/share/doc/python3-doc/html/library/http.html#module-http'>http "
+            "module</a> has the status codes.</p>",
+        ),
+    }
+    for path, text in files.items():
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text)
+    sites = (
+        Site("docs.python.org", "/3/", python, "python3.11-doc", ("/usr/share/doc/python3-doc/html",)),
+        Site("docs.djangoproject.com", "/en/3.2/", django, "python-django-doc"),
+        Site("www.sqlite.org", "/", sqlite, "sqlite3-doc"),
+    )
+    root = tmp_path_factory.mktemp("benchweb")
+    return root, build(root, sites, TOPICS, progress=False)
+
+
+def test_build_writes_pages_graph_labels_profiles_and_stats(mini_web):
+    root, stats = mini_web
+    assert (stats["sites"], stats["pages"], stats["cross_site_links"]) == (3, 6, 1)
+    assert stats["cross_site_links_by_pair"] == {"docs.djangoproject.com -> docs.python.org": 1}
+    assert (root / "labels" / "http.txt").read_text().split() == [
+        "http://docs.djangoproject.com/en/3.2/ref/request-response.html", "http://docs.python.org/3/library/http.html"]
+    assert "http://docs.python.org/3/library/http.html" in (root / "graph.tsv").read_text()
+    built = (root / "sites/docs.python.org/3/index.html").read_text()
+    assert "http://calendar.example/" in built  # an entry page links to the hazards
+    assert len(list((root / "training/http/positive").iterdir())) == 2
+    assert 'allowed_domains = ["app.example"' in (root / "profiles/http.toml").read_text()
+
+
+def test_mini_web_is_served_and_crawled_across_sites_past_its_hazards(mini_web, tmp_path):
+    root, _ = mini_web
+    log = tmp_path / "access.jsonl"
+    command = [sys.executable, "-m", "focused.docsweb", "serve", "--root", str(root), "--port", "0", "--log", str(log)]
+    process = subprocess.Popen(command, cwd=REPO, stdout=subprocess.PIPE, text=True)
+    try:
+        server = WebServer(int(re.search(r":(\d+)/", process.stdout.readline())[1]), log, process)
+        result = crawl(tmp_path, server.proxy, profile=root / "profiles" / "http.toml", strategy="lexical",
+                       settings={"CLOSESPIDER_PAGECOUNT": 60})
+    finally:
+        process.terminate()
+        process.wait()
+    assert result.returncode == 0, result.log[-2000:]
+    assert "http://docs.python.org/3/library/http.html" in result.urls  # only reachable across sites
+    hits = Counter((e["host"], e["status"]) for e in server.entries() if e["path"] != "/robots.txt")
+    assert hits[("app.example", 200)] == 1 and hits[("calendar.example", 200)] >= 1
+    assert hits[("loop.example", 302)] >= 2 and hits[("spam.example", 200)] >= 1
+    first, second = [i for i in result.items if i["url"].endswith(("sqlite.org/index.html", "mirror.example/index.html"))]
+    assert second["duplicate_of"] == first["url"]  # the mirror is a near-duplicate, whichever came first
+    labels = root / "labels" / "http.txt"
+    done = subprocess.run([sys.executable, "-m", "scrapy", "evaluate", str(tmp_path / "crawl.jsonl"), "--labels", str(labels)],
+                          cwd=REPO, capture_output=True, text=True, timeout=60)
+    assert json.loads(done.stdout)["relevant_fetched"] == 2
