@@ -69,18 +69,19 @@ def cell(value: float | None) -> str:
 
 def table(topic: str, reports: list[dict], pages: int) -> str:
     labeled = reports[0]["labeled_relevant"]
+    shown = [b for b in BUDGETS if any(r["harvest_at_k"][str(b)] is not None for r in reports)]
     lines = [f"\nTopic {topic!r} ({labeled} relevant pages labeled), budget {pages} responses:"]
-    head = f"{'strategy':<10} {'pages':>6} {'pages/s':>8}" + "".join(f" {'H@' + str(b):>7}" for b in BUDGETS)
-    head += "".join(f" {'R@' + str(b):>7}" for b in BUDGETS) + f" {'P_ST(PR)@500':>13}"
+    head = f"{'strategy':<10} {'pages':>6} {'pages/s':>8}" + "".join(f" {'H@' + str(b):>7}" for b in shown)
+    head += f" {'H(all)':>7}" + "".join(f" {'R@' + str(b):>7}" for b in shown) + f" {'R(all)':>7} {'P_ST(PR)@500':>13}"
     lines.append(head)
     for r in reports:
         row = f"{r['strategy']:<10} {r['pages']:6d} {r.get('pages_per_second', 0):8.1f}"
-        row += "".join(f" {cell(r['harvest_at_k'][str(b)])}" for b in BUDGETS)
-        row += "".join(f" {cell(r['recall_at_k'][str(b)])}" for b in BUDGETS)
-        lines.append(row + f" {cell(r['pst']['pagerank']['at_k']['500']):>13}")
+        row += "".join(f" {cell(r['harvest_at_k'][str(b)])}" for b in shown) + f" {cell(r['harvest'])}"
+        row += "".join(f" {cell(r['recall_at_k'][str(b)])}" for b in shown)
+        lines.append(row + f" {cell(r['relevant_fetched'] / labeled)} {cell(r['pst']['pagerank']['at_k']['500']):>13}")
     ideal = reports[0]["ideal"]
-    row = f"{'ideal':<10} {'':>6} {'':>8}" + "".join(f" {cell(ideal['harvest_at_k'].get(str(b)))}" for b in BUDGETS)
-    lines.append(row + "".join(f" {cell(ideal['recall_at_k'].get(str(b)))}" for b in BUDGETS))
+    row = f"{'ideal':<10} {'':>6} {'':>8}" + "".join(f" {cell(ideal['harvest_at_k'].get(str(b)))}" for b in shown)
+    lines.append(row + f" {'':>7}" + "".join(f" {cell(ideal['recall_at_k'].get(str(b)))}" for b in shown))
     return "\n".join(lines)
 
 

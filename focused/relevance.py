@@ -30,6 +30,11 @@ class TopicSimilarity:
         return (self.vectorizer.transform(texts) @ self.query).toarray().ravel()
 
 
+    def links(self, anchors: Sequence[str], contexts: Sequence[str], urls: Sequence[str]) -> np.ndarray:
+        """Similarities of links' anchors, surrounding words and URL words: rows in that order."""
+        return self([*anchors, *contexts, *(url_words(u) for u in urls)]).reshape(3, len(urls))
+
+
 class KeywordCoverage:
     """Page relevance 0..1: the share of the profile's keywords the page mentions.
 

@@ -77,6 +77,9 @@ FOCUSED_DNS_NEGATIVE_TTL = 300.0
 FOCUSED_CONTEXT_WORDS = 10
 # Two pages whose text SimHashes differ in at most this many of 64 bits are near-duplicates.
 FOCUSED_NEARDUP_DISTANCE = 3
+# A page whose mean share of distinct words per 100-word window is below this is keyword
+# stuffing (focused/spam.py): relevance 0, its links inherit nothing (focused/keyword_stuffed). 0: off.
+FOCUSED_MIN_WORD_DIVERSITY = 0.2
 # Seconds between progress lines (0 turns them off).
 FOCUSED_PROGRESS_INTERVAL = 5.0
 # Lexical strategy (shark-search): relevance inherited from the parent fades by

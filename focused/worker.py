@@ -32,6 +32,7 @@ class PageJob:
     links: list[Link]
     info: dict[str, Any] = field(default_factory=dict)  # the request's meta["focused"]
     duplicate: bool = False
+    stuffed: bool = False  # keyword stuffing (focused.spam): judged irrelevant whatever the classifier says
 
 
 @dataclass
@@ -88,6 +89,7 @@ class ModelWorker:
             return exc
 
     def _score(self, job: PageJob, relevance: float) -> PageResult:
+        relevance = 0.0 if job.stuffed else relevance
         relevant = relevance >= self.threshold
         parent = ParentPage(
             url=job.url,

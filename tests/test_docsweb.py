@@ -20,6 +20,11 @@ HTTP = next(topic for topic in TOPICS if topic.name == "http")
 HTTP_TEXT = ("An HTTP client sends a request with headers; the server answers with a status code, "
              "response headers such as Content-Type and Cache-Control, and maybe cookies. ") * 4
 
+SQLITE_TEXT = ("SQLite is a C library that implements a small, fast, self-contained, high-reliability, "
+               "full-featured SQL database engine. It is the most used database engine in the world, built "
+               "into all mobile phones and most computers, and bundled inside countless other applications "
+               "that people use every day. The file format is stable, cross-platform and backwards compatible. ") * 2
+
 
 def test_local_and_https_links_become_public_http_urls():
     site = Site("docs.python.org", "/3/", Path("/usr/share/doc/python3.11-doc/html"), "python3.11-doc",
@@ -60,7 +65,7 @@ def mini_web(tmp_path_factory) -> tuple[Path, dict]:
         python / "index.html": page("Python documentation", "<p>Welcome. <a href='library/os.html'>os</a></p>"),
         python / "library/os.html": page("os", "<p>Files and processes.</p>"),
         python / "library/http.html": page("http — HTTP modules", f"<p>{HTTP_TEXT}</p>"),
-        sqlite / "index.html": page("SQLite", "<p>" + "SQLite is a small, fast, self-contained SQL database engine. " * 20 + "</p>"),
+        sqlite / "index.html": page("SQLite", f"<p>{SQLITE_TEXT}</p>"),
         django / "index.html": page("Django documentation", "<p>See <a href='ref/request-response.html'>requests</a>.</p>"),
         django / "ref/request-response.html": page(
             "Request and response objects",
@@ -112,6 +117,9 @@ def test_mini_web_is_served_and_crawled_across_sites_past_its_hazards(mini_web, 
     assert hits[("loop.example", 302)] >= 2 and hits[("spam.example", 200)] >= 1
     first, second = [i for i in result.items if i["url"].endswith(("sqlite.org/index.html", "mirror.example/index.html"))]
     assert second["duplicate_of"] == first["url"]  # the mirror is a near-duplicate, whichever came first
+    spam = [item for item in result.items if item["url"].startswith("http://spam.example/")]
+    assert spam and all(item["relevance"] == 0 and not item["relevant"] for item in spam)  # keyword stuffing
+    assert result.stat("focused/keyword_stuffed") >= len(spam)  # some may still be in flight at the close
     labels = root / "labels" / "http.txt"
     done = subprocess.run([sys.executable, "-m", "scrapy", "evaluate", str(tmp_path / "crawl.jsonl"), "--labels", str(labels)],
                           cwd=REPO, capture_output=True, text=True, timeout=60)

@@ -99,23 +99,28 @@ def _write_lines(path: Path, lines: list[str]) -> None:
 
 
 def _write_examples(folder: Path, pages: list[dict], relevant: set[str], out: Path) -> list[str]:
-    """A few labeled pages for `scrapy train`: a small share of the relevant ones and twice as
-    many others (ten times as many). The crawl is still judged on all labels, these included."""
+    """A few labeled pages for `scrapy train`: a small share of the relevant ones, and ten times
+    as many others, half of them from the same sites as the positives (near misses, as a user
+    would pick them, so the classifier learns the topic rather than the site). The crawl is
+    still judged on all labels, these included."""
     rng = random.Random(0)
     positives = sorted(relevant)
     others = sorted(p["url"] for p in pages if p["url"] not in relevant)
     count = min(len(positives), max(MIN_POSITIVES, round(TRAINING_SHARE * len(positives))))
-    chosen = {
-        "positive": rng.sample(positives, count),
-        "negative": rng.sample(others, min(len(others), NEGATIVES_PER_POSITIVE * count)),
-    }
-    for label, urls in chosen.items():
+    chosen_positives = rng.sample(positives, count)
+    hosts = {host_of(url) for url in chosen_positives}
+    near = [url for url in others if host_of(url) in hosts]
+    wanted = min(len(others), NEGATIVES_PER_POSITIVE * count)
+    negatives = rng.sample(near, min(len(near), wanted // 2))
+    rest = sorted(set(others) - set(negatives))
+    negatives += rng.sample(rest, min(len(rest), wanted - len(negatives)))
+    for label, urls in (("positive", chosen_positives), ("negative", negatives)):
         (folder / label).mkdir(parents=True, exist_ok=True)
         for i, url in enumerate(sorted(urls)):
             host, path = url.split("://", 1)[1].split("/", 1)
             body = (out / "sites" / host / path).read_bytes()
             (folder / label / f"{i:03d}.html").write_bytes(body)
-    return chosen["positive"]
+    return chosen_positives
 
 
 def _write_profile(path: Path, topic: Topic, seeds: list[str], hosts: list[str], examples: Path) -> None:

@@ -25,6 +25,7 @@ from focused.items import PageItem
 from focused.neardup import SimHashIndex
 from focused.profile import Profile, ProfileError, load_profile
 from focused.relevance import KeywordCoverage
+from focused.spam import is_stuffed
 from focused.strategies import load_strategy
 from focused.worker import ModelWorker, PageJob, PageResult
 
@@ -88,6 +89,7 @@ class FocusedSpider(scrapy.Spider):
         )
         self.context_words = settings.getint("FOCUSED_CONTEXT_WORDS")
         self.neardup_distance = settings.getint("FOCUSED_NEARDUP_DISTANCE")
+        self.min_word_diversity = settings.getfloat("FOCUSED_MIN_WORD_DIVERSITY")
         self.state: dict[str, Any] = {}  # replaced by the saved state when JOBDIR is set
         logger.info("Strategy %s, page relevance from %s", strategy, self.relevance_model)
 
@@ -120,7 +122,9 @@ class FocusedSpider(scrapy.Spider):
         duplicate_of = self.neardup.duplicate_of(page.url, page.text)
         links = self._in_scope(page.links)
         info = response.meta.get("focused", {})
-        job = PageJob(page.url, response.meta.get("depth", 0), page.title, page.text, links, info, duplicate_of is not None)
+        stuffed = is_stuffed(page.text, self.min_word_diversity)
+        job = PageJob(page.url, response.meta.get("depth", 0), page.title, page.text, links, info,
+                      duplicate_of is not None, stuffed)
         try:
             result = await self.worker.page(job)
         except Exception as exc:  # a page the models cannot score must not stop the crawl
@@ -130,6 +134,7 @@ class FocusedSpider(scrapy.Spider):
         stats.inc_value("focused/pages")
         stats.inc_value("focused/relevant", int(result.relevant))
         stats.inc_value("focused/near_duplicates", int(duplicate_of is not None))
+        stats.inc_value("focused/keyword_stuffed", int(stuffed))
         yield self._item(response, page, result, duplicate_of, len(links))
         for link, scored in zip(links, result.scored):
             meta = {

@@ -17,7 +17,7 @@ from typing import Any
 
 from focused.extract import Link
 from focused.profile import Profile
-from focused.relevance import TopicSimilarity, url_words
+from focused.relevance import TopicSimilarity
 from focused.strategies.base import ParentPage, Scored, Strategy
 
 
@@ -37,8 +37,7 @@ class Lexical(Strategy):
         if not links:
             return []
         inherited = self.decay * (parent.relevance if parent.relevant else self._inherited(parent))
-        texts = [link.anchor for link in links] + [link.context for link in links] + [url_words(link.url) for link in links]
-        sims = self.similarity(texts).reshape(3, len(links))
+        sims = self.similarity.links([k.anchor for k in links], [k.context for k in links], [k.url for k in links])
         scored = []
         for i in range(len(links)):
             signals = {

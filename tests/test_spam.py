@@ -1,0 +1,26 @@
+"""Keyword stuffing is told from the page's vocabulary, whatever its length."""
+
+from __future__ import annotations
+
+import pytest
+
+from focused.docsweb.hazards import BAIT
+from focused.spam import is_stuffed, word_diversity
+
+PROSE = ("A transaction groups statements so that they take effect together or not at all; the "
+         "database keeps other sessions from seeing its changes until it commits, and the isolation "
+         "level decides which anomalies a concurrent reader may observe while it runs. ") * 12
+
+
+def test_word_diversity_by_hand():
+    assert word_diversity("a b " * 100) == pytest.approx(2 / 100)  # two windows of two distinct words
+    assert word_diversity(" ".join(f"w{i}" for i in range(200))) == 1.0
+    assert word_diversity("too short to tell") is None
+
+
+def test_stuffed_pages_are_told_from_prose_of_any_length():
+    stuffing = " ".join(BAIT[(i * 7) % len(BAIT)] for i in range(400))
+    assert is_stuffed(stuffing, 0.2)
+    assert not is_stuffed(PROSE, 0.2) and not is_stuffed(PROSE * 10, 0.2)
+    assert not is_stuffed("transaction " * 50, 0.2)  # under 100 words: no verdict
+    assert not is_stuffed(stuffing, 0.0)  # 0 turns the check off
