@@ -10,10 +10,9 @@
   that led to each fetched page is an example, labeled by the page classifier (a
   near-duplicate counts as irrelevant: it adds nothing). Its features: the words of anchor,
   context and URL, the distance since the last relevant ancestor, the parent's relevance
-  and the target host's smoothed rate of new relevant pages. Outcomes are weighted so both
-  classes count equally (relevant pages are rare). Until it has seen FOCUSED_LINK_WARMUP
-  pages of each class, twice the lexical strategy's weighted similarity of anchor, context
-  and URL words to the profile stands in for it.
+  and the target host's smoothed rate of new relevant pages. Until it
+  has seen FOCUSED_LINK_WARMUP pages of each class, the lexical similarity of the link's
+  words to the profile stands in for it.
 - closeness(parent) = Σ_k P(parent is in layer k) · (1, 1, ½, 0)[k], from the context graph:
   a layer classifier on page text, refit every batch on layers observed in the crawl graph
   (a relevant page is layer 0, the page that led to it layer 1, ...). A page observed to lie
@@ -57,8 +56,6 @@ class Focused(Strategy):
         self.interval = settings.getint("FOCUSED_RESCORE_INTERVAL")
         self.warmup = settings.getint("FOCUSED_LINK_WARMUP")
         self.similarity = TopicSimilarity(profile)
-        lexical = settings.getdict("FOCUSED_LEXICAL_WEIGHTS")
-        self.lexical_weights = np.array([lexical[k] for k in ("anchor", "context", "url")]) / sum(lexical.values())
         self.rng = random.Random(0)
         self.graph = CrawlGraph()
         self.link_features = HashingVectorizer(n_features=2**18, alternate_sign=False, norm="l2", token_pattern=r"\S+")
@@ -99,8 +96,8 @@ class Focused(Strategy):
             signals = {
                 "link": w["link"] * float(p),
                 "parent": w["parent"] * float(info.get("parent_relevance") or 0.0),
-                "context_graph": w["context_graph"] * self._closeness(parent),
-                "hub": w["hub"] * self._hub(parent),
+                "context_graph": w["context_graph"] * (self.closeness[parent] if parent >= 0 else 0.0),
+                "hub": w["hub"] * (float(self.hubs[parent]) if 0 <= parent < len(self.hubs) else 0.0),
                 "explore": bonus,
             }
             scored.append(Scored(sum(signals.values()), signals))
@@ -129,13 +126,10 @@ class Focused(Strategy):
             infos = [info for info, _ in self.examples]
             X = self._link_matrix(infos, self._parents(infos))
             y = np.array([label for _, label in self.examples])
+            for _ in range(EPOCHS):
+                self.link_model.partial_fit(X, y, classes=[0, 1])
             self.outcomes[0] += int((y == 0).sum())
             self.outcomes[1] += int(y.sum())
-            # Balanced by the outcomes so far: relevant pages are rare, and a probability that
-            # merely tracks the base rate would leave the link signal too weak to rank by.
-            balance = sum(self.outcomes) / (2 * np.maximum(self.outcomes, 1))
-            for _ in range(EPOCHS):
-                self.link_model.partial_fit(X, y, classes=[0, 1], sample_weight=balance[y])
             self.examples = []
         self._fit_layers()
         self.hubs = self.graph.hub_scores()
@@ -162,20 +156,10 @@ class Focused(Strategy):
         ]
 
     def _link_probability(self, infos: list[dict[str, Any]], parents: list[int]) -> np.ndarray:
-        """The lexical prior until the link model has seen both classes, then their mean: the
-        model learns from the page classifier's verdicts, which can be wrong, and the words
-        of the profile keep their say."""
-        sims = self.similarity.links([i["anchor"] for i in infos], [i["context"] for i in infos], [i["url"] for i in infos])
-        prior = np.clip(2 * (self.lexical_weights @ sims), 0, 1)
-        if min(self.outcomes) < self.warmup:
-            return prior
-        return (prior + self.link_model.predict_proba(self._link_matrix(infos, parents))[:, 1]) / 2
-
-    def _closeness(self, parent: int) -> float:
-        return self.closeness[parent] if parent >= 0 else 0.0
-
-    def _hub(self, parent: int) -> float:
-        return float(self.hubs[parent]) if 0 <= parent < len(self.hubs) else 0.0
+        if min(self.outcomes) >= self.warmup:
+            return self.link_model.predict_proba(self._link_matrix(infos, parents))[:, 1]
+        texts = [f"{i['anchor']} {i['context']} {url_words(i['url'])}" for i in infos]
+        return np.clip(2 * self.similarity(texts), 0, 1)
 
     def _host_rate(self, url: str) -> float:
         """Share of the host's fetched pages that were relevant and new (Laplace-smoothed)."""
