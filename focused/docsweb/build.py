@@ -63,6 +63,7 @@ def build(
 ) -> dict[str, Any]:
     """Build the web of `sites` into `out`, labeled for `topics`; returns its stats."""
     check_sources(sites)
+    out = out.resolve()  # profiles name their example folders by absolute path
     public_links = PublicLinks(sites)
     jobs = [(site, file, out, public_links) for site in sites for file in site.html_files()]
     with ProcessPoolExecutor() as pool:
