@@ -29,7 +29,6 @@ class TopicSimilarity:
             return np.zeros(0)
         return (self.vectorizer.transform(texts) @ self.query).toarray().ravel()
 
-
     def links(self, anchors: Sequence[str], contexts: Sequence[str], urls: Sequence[str]) -> np.ndarray:
         """Similarities of links' anchors, surrounding words and URL words: rows in that order."""
         return self([*anchors, *contexts, *(url_words(u) for u in urls)]).reshape(3, len(urls))
