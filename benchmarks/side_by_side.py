@@ -15,11 +15,11 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import re
 import subprocess
 import sys
 from pathlib import Path
 
+from focused.demo import start_local_web
 from focused.docsweb.topics import TOPICS
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -27,14 +27,6 @@ STRATEGIES = ("bfs", "backlink", "pagerank", "hotqueue", "lexical", "focused")
 BUDGETS = (100, 250, 500, 1000)
 LOOPBACK = {"DOWNLOAD_DELAY": 0, "CONCURRENT_REQUESTS_PER_DOMAIN": 2, "FOCUSED_PROGRESS_INTERVAL": 0,
             "LOG_LEVEL": "INFO"}
-
-
-def start_web(root: Path) -> tuple[subprocess.Popen, str]:
-    command = [sys.executable, "-m", "focused.docsweb", "serve", "--root", str(root), "--port", "0",
-               "--log", str(root / "access.jsonl")]
-    server = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.PIPE, text=True)
-    port = re.search(r"127\.0\.0\.1:(\d+)", server.stdout.readline())[1]
-    return server, f"http://127.0.0.1:{port}"
 
 
 def run(args: list[str], **kwargs) -> subprocess.CompletedProcess:
@@ -94,7 +86,7 @@ def main() -> None:
     root = args.root.resolve()
     if not (root / "stats.json").exists():
         sys.exit(f"no benchmark web in {root}: run `make benchweb` first")
-    server, proxy = start_web(root)
+    server, proxy = start_local_web(root / "access.jsonl", "focused.docsweb", "--root", str(root))
     tables = []
     try:
         for topic in TOPICS:

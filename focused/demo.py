@@ -24,8 +24,9 @@ STRATEGIES = ("focused", "lexical", "bfs")
 LOOPBACK = {"DOWNLOAD_DELAY": "0", "CONCURRENT_REQUESTS_PER_DOMAIN": "2", "FOCUSED_PROGRESS_INTERVAL": "2"}
 
 
-def start_local_web(log: Path) -> tuple[subprocess.Popen, str]:
-    command = [sys.executable, "-m", "focused.localweb", "serve", "--port", "0", "--log", str(log)]
+def start_local_web(log: Path, module: str = "focused.localweb", *options: str) -> tuple[subprocess.Popen, str]:
+    """Serve a web (`module` serve: the local web, or focused.docsweb) on a free port; returns it and its proxy URL."""
+    command = [sys.executable, "-m", module, "serve", "--port", "0", "--log", str(log), *options]
     server = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.PIPE, text=True)
     port = re.search(r"127\.0\.0\.1:(\d+)", server.stdout.readline())[1]
     return server, f"http://127.0.0.1:{port}"

@@ -49,12 +49,13 @@ class Crawl:
         return float(match[1]) if match else 0.0
 
 
-def start_web(directory: Path, latency: float = 0.0) -> WebServer:
+def start_web(directory: Path, latency: float = 0.0, module: str = "focused.localweb", *options: str) -> WebServer:
+    """A web server subprocess (`module` serve) on a free port, logging to directory/access.jsonl."""
     log_path = directory / "access.jsonl"
-    command = [sys.executable, "-m", "focused.localweb", "serve", "--port", "0", "--log", str(log_path)]
-    process = subprocess.Popen(
-        command + ["--latency", str(latency)], cwd=REPO, stdout=subprocess.PIPE, text=True
-    )
+    command = [sys.executable, "-m", module, "serve", "--port", "0", "--log", str(log_path), *options]
+    if latency:
+        command += ["--latency", str(latency)]
+    process = subprocess.Popen(command, cwd=REPO, stdout=subprocess.PIPE, text=True)
     line = process.stdout.readline()
     port = int(re.search(r"127\.0\.0\.1:(\d+)", line)[1])
     return WebServer(port, log_path, process)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import re
 import subprocess
 import sys
 from collections import Counter
@@ -14,7 +13,7 @@ import pytest
 from focused.docsweb.build import build
 from focused.docsweb.sites import PublicLinks, Site
 from focused.docsweb.topics import TOPICS
-from tests.conftest import REPO, WebServer, crawl
+from tests.conftest import REPO, crawl, start_web
 
 HTTP = next(topic for topic in TOPICS if topic.name == "http")
 HTTP_TEXT = ("An HTTP client sends a request with headers; the server answers with a status code, "
@@ -100,16 +99,13 @@ def test_build_writes_pages_graph_labels_profiles_and_stats(mini_web):
 
 def test_mini_web_is_served_and_crawled_across_sites_past_its_hazards(mini_web, tmp_path):
     root, _ = mini_web
-    log = tmp_path / "access.jsonl"
-    command = [sys.executable, "-m", "focused.docsweb", "serve", "--root", str(root), "--port", "0", "--log", str(log)]
-    process = subprocess.Popen(command, cwd=REPO, stdout=subprocess.PIPE, text=True)
+    server = start_web(tmp_path, 0.0, "focused.docsweb", "--root", str(root))
     try:
-        server = WebServer(int(re.search(r":(\d+)/", process.stdout.readline())[1]), log, process)
         result = crawl(tmp_path, server.proxy, profile=root / "profiles" / "http.toml", strategy="lexical",
                        settings={"CLOSESPIDER_PAGECOUNT": 60})
     finally:
-        process.terminate()
-        process.wait()
+        server.process.terminate()
+        server.process.wait()
     assert result.returncode == 0, result.log[-2000:]
     assert "http://docs.python.org/3/library/http.html" in result.urls  # only reachable across sites
     hits = Counter((e["host"], e["status"]) for e in server.entries() if e["path"] != "/robots.txt")

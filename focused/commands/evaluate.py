@@ -75,7 +75,8 @@ class Command(ScrapyCommand):
         graph = load_graph(Path(opts.graph)) if opts.graph else None
         total = opts.total or (len(graph) if graph else None)
         importances = {kind: importance(graph, kind) for kind in kinds} if graph else {}
-        reports = [self._report(crawl, labels, total, budgets, importances, opts.hot_fraction) for crawl in crawls]
+        thresholds = {kind: float(np.quantile(list(v.values()), 1 - opts.hot_fraction)) for kind, v in importances.items()}
+        reports = [self._report(crawl, labels, total, budgets, importances, thresholds) for crawl in crawls]
         if opts.out:
             from focused.plots import plot_curves
 
@@ -86,17 +87,14 @@ class Command(ScrapyCommand):
 
     @staticmethod
     def _report(crawl: Crawl, labels: Labels, total: int | None, budgets: list[int],
-                importances: dict[str, dict[str, float]], hot_fraction: float) -> dict:
+                importances: dict[str, dict[str, float]], thresholds: dict[str, float]) -> dict:
         report = {"crawl": str(crawl.path), "strategy": crawl.strategy}
         report |= summarize(crawl.pages, labels.relevant, total, budgets)
         if crawl.seconds:
             report["pages_per_second"] = round((len(crawl.pages) - 1) / crawl.seconds, 2)
         urls = [p.url for p in crawl.pages]
         if importances:
-            report["pst"] = {
-                kind: pst(urls, values, float(np.quantile(list(values.values()), 1 - hot_fraction)), budgets)
-                for kind, values in importances.items()
-            }
+            report["pst"] = {kind: pst(urls, values, thresholds[kind], budgets) for kind, values in importances.items()}
         return report
 
     @staticmethod
