@@ -33,11 +33,11 @@ def run(args: list[str], **kwargs) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, "-m", "scrapy", *args], cwd=ROOT, check=True, **kwargs)
 
 
-def crawl(root: Path, topic: str, strategy: str, pages: int, proxy: str) -> Path:
+def crawl(root: Path, topic: str, strategy: str, pages: int, proxy: str, extra: list[str]) -> Path:
     out = root / "crawls" / topic / f"{strategy}.jsonl"
     out.parent.mkdir(parents=True, exist_ok=True)
     settings = {**LOOPBACK, "CLOSESPIDER_PAGECOUNT": pages, "FOCUSED_CLASSIFIERS_DIR": root / "classifiers",
-                "LOG_FILE": out.with_suffix(".log")}
+                "LOG_FILE": out.with_suffix(".log"), **dict(item.split("=", 1) for item in extra)}
     command = ["crawl", "focused", "-a", f"profile={root / 'profiles' / f'{topic}.toml'}", "-a", f"strategy={strategy}"]
     for key, value in settings.items():
         command += ["-s", f"{key}={value}"]
@@ -52,7 +52,8 @@ def evaluate(root: Path, topic: str, crawls: list[Path]) -> list[dict]:
     command = ["evaluate", *map(str, crawls), "--labels", str(root / "labels" / f"{topic}.txt"), "--out", str(out),
                "--graph", str(root / "graph.tsv"), "--budgets", ",".join(map(str, BUDGETS)),
                "--importance", "backlink,pagerank"]
-    return json.loads(run(command, capture_output=True, text=True).stdout)
+    reports = json.loads(run(command, capture_output=True, text=True).stdout)
+    return reports if isinstance(reports, list) else [reports]  # one crawl: one object
 
 
 def cell(value: float | None) -> str:
@@ -82,6 +83,8 @@ def main() -> None:
     parser.add_argument("--root", type=Path, default=ROOT / "benchweb", help="the built benchmark web")
     parser.add_argument("--pages", type=int, default=1000, help="responses per crawl (CLOSESPIDER_PAGECOUNT)")
     parser.add_argument("--strategies", default=",".join(STRATEGIES))
+    parser.add_argument("-s", "--set", action="append", default=[], metavar="NAME=VALUE",
+                        help="a Scrapy setting for every crawl, as `scrapy crawl -s`")
     args = parser.parse_args()
     root = args.root.resolve()
     if not (root / "stats.json").exists():
@@ -92,7 +95,7 @@ def main() -> None:
         for topic in TOPICS:
             run(["train", str(root / "profiles" / f"{topic.name}.toml"), "--model", "tfidf",
                  "--output", str(root / "classifiers")], capture_output=True)
-            crawls = [crawl(root, topic.name, s, args.pages, proxy) for s in args.strategies.split(",")]
+            crawls = [crawl(root, topic.name, s, args.pages, proxy, args.set) for s in args.strategies.split(",")]
             tables.append(table(topic.name, evaluate(root, topic.name, crawls), args.pages))
     finally:
         server.terminate()

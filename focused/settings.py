@@ -32,7 +32,10 @@ LOG_LEVEL = "INFO"
 SCHEDULER = "focused.scheduler.FocusedScheduler"
 REQUEST_FINGERPRINTER_CLASS = "focused.urls.CanonicalFingerprinter"
 TWISTED_DNS_RESOLVER = "focused.dns.CountingCachingResolver"
-DOWNLOADER_MIDDLEWARES = {"focused.hosthealth.HostHealthMiddleware": 555}  # sees failures before RetryMiddleware
+DOWNLOADER_MIDDLEWARES = {
+    "focused.addresses.AddressGuardMiddleware": 50,  # before robots.txt: a refused host gets no request at all
+    "focused.hosthealth.HostHealthMiddleware": 555,  # sees failures before RetryMiddleware
+}
 SPIDER_MIDDLEWARES = {"focused.traps.TrapGuardMiddleware": 850}
 EXTENSIONS = {"focused.progress.Progress": 500, "focused.dns.DnsCacheStats": 500}
 
@@ -73,6 +76,11 @@ FOCUSED_MAX_CALENDAR_URLS = 30
 FOCUSED_MAX_QUERY_VARIANTS = 30
 # Seconds a name that failed to resolve is answered from the negative DNS cache.
 FOCUSED_DNS_NEGATIVE_TTL = 300.0
+# Networks (CIDR) the crawl may fetch from although they are not globally routable; every
+# other private, loopback or link-local address is refused (focused/refused/private_address),
+# for IP literals and for names that resolve to one. Through an HTTP proxy the proxy resolves
+# names. The local web reached without a proxy needs ["127.0.0.0/8"].
+FOCUSED_ALLOWED_NETWORKS = []
 # Words kept on each side of a link as its context.
 FOCUSED_CONTEXT_WORDS = 10
 # Two pages whose text SimHashes differ in at most this many of 64 bits are near-duplicates.

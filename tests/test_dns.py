@@ -11,7 +11,8 @@ def test_dns_is_cached_and_dead_names_are_not_retried(web, run_crawl, tmp_path: 
         'name = "sql"\ndescription = "Relational databases"\nkeywords = ["sql"]\n'
         f'seeds = ["http://localhost:{web.port}/"]\n'
     )
-    result = run_crawl(None, profile=profile, settings={"CLOSESPIDER_PAGECOUNT": 50})
+    settings = {"CLOSESPIDER_PAGECOUNT": 50, "FOCUSED_ALLOWED_NETWORKS": "127.0.0.0/8"}
+    result = run_crawl(None, profile=profile, settings=settings)
     assert result.urls[0] == f"http://localhost:{web.port}/"
     names = 1 + 13  # localhost, and the *.example hosts the portal links to (robots.txt, then the page)
     assert result.stat("dnscache/miss") == names
