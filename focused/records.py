@@ -89,7 +89,9 @@ class RecordCodec:
         }
 
     def to_request(self, record: Record, spider: Spider) -> Request:
+        """The request to fetch; meta["focused"]["seq"] names its record (JOBDIR journals when it finishes)."""
         info = {
+            "seq": record.seq,
             "score": record.score,
             "anchor": record.anchor,
             "context": record.context,

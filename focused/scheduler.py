@@ -2,13 +2,14 @@
 
 Composes the dupefilter (DUPEFILTER_CLASS, fingerprints from REQUEST_FINGERPRINTER_CLASS),
 the frontier (compact per-host queues) and the host politeness table. Requests are
-turned into compact records on the way in and rebuilt on the way out.
+turned into compact records on the way in and rebuilt on the way out. With JOBDIR, every
+admitted record and finished request is journaled as it happens (focused.jobstate), so a
+killed crawl resumes without losing its frontier.
 """
 
 from __future__ import annotations
 
 import logging
-import pickle
 from pathlib import Path
 from time import monotonic
 from typing import TYPE_CHECKING, Any
@@ -19,7 +20,10 @@ from scrapy.utils.job import job_dir
 from scrapy.utils.misc import build_from_crawler, load_object
 
 from focused import signals as focused_signals
+from focused.extract import is_html
+from focused.feeds import local_json_lines_feeds, written_urls
 from focused.frontier import Frontier, Record
+from focused.jobstate import JobState
 from focused.politeness import HostPoliteness
 from focused.records import RecordCodec
 
@@ -31,7 +35,6 @@ if TYPE_CHECKING:
     from scrapy.http import Response
 
 logger = logging.getLogger(__name__)
-STATE_FILE = "focused.frontier"
 # A request is parked in the downloader only for a host that may be fetched within this many
 # seconds; longer rests are left to the engine's 5-second heartbeat, so that a backed-off
 # host never holds a download slot (or a closing crawl) for long.
@@ -57,7 +60,7 @@ class FocusedScheduler:
         self.crawler = crawler
         self.stats = crawler.stats
         self.df = dupefilter
-        self.jobdir = Path(jobdir) if jobdir else None
+        self.jobstate = JobState(Path(jobdir)) if jobdir else None
         self.max_pages_per_host = max_pages_per_host
         self.patience = patience
         self.window = window
@@ -122,8 +125,14 @@ class FocusedScheduler:
             return False
         self.admitted[host] = self.admitted.get(host, 0) + 1
         self.seq += 1
-        self.frontier.push(host, self.codec.to_record(request, self.seq, self.spider))
+        record = self.codec.to_record(request, self.seq, self.spider)
+        self.frontier.push(host, record)
         self.stats.inc_value("focused/frontier/enqueued")
+        if self.jobstate:
+            self.jobstate.pushed(host, record)
+            replaced = request.meta.get("focused", {}).get("seq")  # a redirect or retry of a handed-out request
+            if replaced is not None:
+                self.jobstate.finished(replaced)
         return True
 
     def next_request(self) -> Request | None:
@@ -193,6 +202,9 @@ class FocusedScheduler:
         connect(self._downloaded, signal=signals.response_downloaded)
         connect(self._failed, signal=focused_signals.host_failed)
         connect(self._succeeded, signal=focused_signals.host_succeeded)
+        if self.jobstate:
+            connect(self._response_received, signal=signals.response_received)
+            connect(self._item_scraped, signal=signals.item_scraped)
 
     def _robots_parsed(self, robotparser: Any, request: Request) -> None:
         self.hosts.robots_parsed(_host(request), robotparser, self.user_agent)
@@ -221,31 +233,40 @@ class FocusedScheduler:
         self.hosts.succeeded(host)
 
     # --- JOBDIR persistence ---------------------------------------------------
+    def _response_received(self, response: Response, request: Request) -> None:
+        """A response that will not become an item finishes its request (an item finishes it when written)."""
+        seq = request.meta.get("focused", {}).get("seq")
+        if seq is not None and (response.status != 200 or not is_html(response)):
+            self.jobstate.finished(seq)
+
+    def _item_scraped(self, item: Any, response: Response) -> None:
+        seq = response.meta.get("focused", {}).get("seq")
+        if seq is not None:
+            self.jobstate.finished(seq)
+
     def _save(self) -> None:
-        if self.jobdir is None:
+        if self.jobstate is None:
             return
-        self.jobdir.mkdir(parents=True, exist_ok=True)
-        state = {
-            "seq": self.seq,
-            "records": list(self.frontier.records()),
-            "admitted": self.admitted,
-            "dead": sorted(self.hosts.dead),
-        }
-        tmp = self.jobdir / (STATE_FILE + ".tmp")
-        with tmp.open("wb") as f:
-            pickle.dump(state, f, protocol=pickle.HIGHEST_PROTOCOL)
-        tmp.replace(self.jobdir / STATE_FILE)
-        logger.info("Saved %d queued URLs to %s", len(self.frontier), self.jobdir / STATE_FILE)
+        records = list(self.frontier.records())
+        path = self.jobstate.save(self.seq, records, self.admitted, self.hosts.dead)
+        logger.info("Saved %d queued URLs to %s", len(records), path)
 
     def _load(self) -> None:
-        path = self.jobdir / STATE_FILE if self.jobdir else None
-        if path is None or not path.exists():
+        state = self.jobstate.load() if self.jobstate else None
+        if state is None:
             return
-        with path.open("rb") as f:
-            state = pickle.load(f)  # our own JOBDIR file, as Scrapy's own disk queues
-        self.seq = state["seq"]
-        self.admitted = state["admitted"]
-        self.hosts.dead.update(state["dead"])
-        for host, record in state["records"]:
+        written = set().union(*(written_urls(path) for path in local_json_lines_feeds(self.crawler.settings)))
+        self.seq, self.admitted = state.seq, state.admitted
+        self.hosts.dead.update(state.dead)
+        for record in state.journaled:  # the dupefilter's own file may have lost its last lines
+            self.df.request_seen(self.codec.to_request(record, self.spider))
+        pending = [(host, record) for host, record in state.records.values() if record.url not in written]
+        for host, record in pending:
             self.frontier.push(host, record)
-        logger.info("Resumed %d queued URLs from %s", len(self.frontier), path)
+        if state.journaled:
+            logger.warning(
+                "The last run did not close cleanly: its journal recovered %d admitted URLs and %d finished "
+                "requests; %d more were already in the output",
+                len(state.journaled), state.finished, len(state.records) - len(pending),
+            )
+        logger.info("Resumed %d queued URLs from %s", len(self.frontier), self.jobstate.jobdir)

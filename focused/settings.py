@@ -26,6 +26,8 @@ DEPTH_LIMIT = 50  # trap guard: links deeper than this are dropped (depth/reques
 URLLENGTH_LIMIT = 1024  # trap guard (urllength/request_ignored_count)
 AUTOTHROTTLE_ENABLED = False  # the scheduler adapts per-host delays itself
 FEED_EXPORT_ENCODING = "utf-8"
+# Local feeds are written unbuffered, one write per item, so a killed crawl loses no item (focused/feeds.py).
+FEED_STORAGES = {"": "focused.feeds.UnbufferedFileStorage", "file": "focused.feeds.UnbufferedFileStorage"}
 LOG_LEVEL = "INFO"
 
 # --- focused's components, plugged in through Scrapy's settings ---
