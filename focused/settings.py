@@ -39,7 +39,7 @@ DOWNLOADER_MIDDLEWARES = {
     "focused.hosthealth.HostHealthMiddleware": 555,  # sees failures before RetryMiddleware
 }
 SPIDER_MIDDLEWARES = {"focused.traps.TrapGuardMiddleware": 850}
-EXTENSIONS = {"focused.progress.Progress": 500, "focused.dns.DnsCacheStats": 500}
+EXTENSIONS = {"focused.progress.Progress": 500, "focused.dns.DnsCacheStats": 500, "focused.warc.WarcWriter": 500}
 
 # --- FOCUSED_ settings ---
 # Strategy name -> class; adding a strategy is one module and one entry here. Without
@@ -83,6 +83,9 @@ FOCUSED_DNS_NEGATIVE_TTL = 300.0
 # for IP literals and for names that resolve to one. Through an HTTP proxy the proxy resolves
 # names. The local web reached without a proxy needs ["127.0.0.0/8"].
 FOCUSED_ALLOWED_NETWORKS = []
+# A WARC file (e.g. crawl.warc.gz: gzipped) to append every fetched response to, as request and
+# response records (focused/warc.py); empty: none.
+FOCUSED_WARC = ""
 # Words kept on each side of a link as its context.
 FOCUSED_CONTEXT_WORDS = 10
 # Two pages whose text SimHashes differ in at most this many of 64 bits are near-duplicates.

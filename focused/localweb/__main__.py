@@ -1,4 +1,5 @@
-"""`python -m focused.localweb serve|labels|seeds|graph`: run the local web or print its ground truth."""
+"""`python -m focused.localweb serve|labels|seeds|graph`: run the local web (or a WARC archive's), or print
+its ground truth."""
 
 from __future__ import annotations
 
@@ -16,6 +17,8 @@ def main(argv: list[str] | None = None) -> None:
     serve_cmd.add_argument("--port", type=int, default=8080, help="0 picks a free port")
     serve_cmd.add_argument("--log", help="JSON-lines access log file")
     serve_cmd.add_argument("--latency", type=float, default=0.0, help="seconds added to every answer")
+    serve_cmd.add_argument("--warc", action="append", type=Path, default=[],
+                           help="serve these WARC files (a crawl's FOCUSED_WARC) instead of the generated web")
     sub.add_parser("labels", help="print the URLs of relevant pages, one a line")
     sub.add_parser("seeds", help="print the seed URLs")
     sub.add_parser("graph", help="print the links between pages, `source<TAB>target` a line")
@@ -35,10 +38,12 @@ def main(argv: list[str] | None = None) -> None:
         from twisted.internet import reactor
 
         from focused.localweb.server import serve
+        from focused.warc import WarcWeb
 
         log = open(args.log, "a", encoding="utf-8") if args.log else None
-        port = serve(LocalWeb(), args.port, log, args.latency)
-        print(f"serving the local web on http://127.0.0.1:{port}/ (use it as http_proxy)", flush=True)
+        port = serve(WarcWeb(args.warc) if args.warc else LocalWeb(), args.port, log, args.latency)
+        print(f"serving the {'archived' if args.warc else 'local'} web on http://127.0.0.1:{port}/ "
+              "(use it as http_proxy)", flush=True)
         reactor.run()
         sys.exit(0)
 
