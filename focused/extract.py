@@ -41,6 +41,15 @@ def is_html(response: Response) -> bool:
     return isinstance(response, HtmlResponse) and (not content_type or "html" in content_type)
 
 
+CONTROL_BYTES = frozenset(range(32)) - {9, 10, 12, 13}
+
+
+def looks_binary(body: bytes, sample: int = 1024) -> bool:
+    """Binary data served as HTML: text has no NUL bytes and almost no other control bytes."""
+    head = body[:sample]
+    return b"\x00" in head or sum(byte in CONTROL_BYTES for byte in head) > 0.05 * len(head)
+
+
 def extract(response: HtmlResponse, context_words: int) -> Page:
     """Links first (from Scrapy's parsed tree), then trafilatura's main text from the same tree."""
     root: HtmlElement = response.selector.root

@@ -1,4 +1,5 @@
 """Dead hosts fail fast: classify download outcomes per host, stop hopeless retries.
+failure_reason names, for the stats, why any fetch gave no page.
 
 An unresolvable host, or a proxy's 502 for a host it cannot reach, will not answer on a
 retry either: those requests are not retried. Every failure and success is reported to
@@ -16,6 +17,7 @@ from scrapy.exceptions import (
     DownloadTimeoutError,
     IgnoreRequest,
 )
+from scrapy.spidermiddlewares.httperror import HttpError
 from twisted.internet.error import ConnectionRefusedError, DNSLookupError, TCPTimedOutError, TimeoutError
 
 from focused import signals
@@ -28,6 +30,14 @@ if TYPE_CHECKING:
     from scrapy.crawler import Crawler
     from scrapy.http import Response
 
+# Why a fetch gave no page, from its error message where the exception type says too little.
+MESSAGE_REASONS = (
+    ("during decompression", "decompression_bomb"),
+    ("max size", "too_large"),
+    ("max redirections", "redirect_loop"),
+    ("robots.txt", "robots"),
+    ("private address", "private_address"),
+)
 HOPELESS_STATUS = {502}
 FAILURE_STATUS = {500, 502, 503, 504, 522, 524}
 HOPELESS_ERRORS = (CannotResolveHostError, DNSLookupError)
@@ -38,6 +48,15 @@ HOST_ERRORS = HOPELESS_ERRORS + (
     TimeoutError,
     TCPTimedOutError,
 )
+
+
+def failure_reason(exc: BaseException) -> str:
+    """The stats bucket of a fetch that gave no page (focused/failed/<reason>)."""
+    if isinstance(exc, HttpError):
+        return f"http_{exc.response.status}"
+    message = str(exc)
+    reason = next((reason for needle, reason in MESSAGE_REASONS if needle in message), None)
+    return reason or ("ignored" if isinstance(exc, IgnoreRequest) else type(exc).__name__)
 
 
 class HostHealthMiddleware:

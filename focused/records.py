@@ -89,7 +89,8 @@ class RecordCodec:
         }
 
     def to_request(self, record: Record, spider: Spider) -> Request:
-        """The request to fetch; meta["focused"]["seq"] names its record (JOBDIR journals when it finishes)."""
+        """The request to fetch; meta["focused"]["seq"] names its record (JOBDIR journals when it finishes),
+        and a failed fetch goes to the spider's `failed` errback."""
         info = {
             "seq": record.seq,
             "score": record.score,
@@ -104,4 +105,5 @@ class RecordCodec:
             request.meta["focused"] = info
             return request
         headers = {"Referer": record.parent_url} if record.parent_url else None
-        return Request(record.url, headers=headers, meta={"focused": info, "depth": record.depth})
+        return Request(record.url, headers=headers, meta={"focused": info, "depth": record.depth},
+                       errback=getattr(spider, "failed", None))

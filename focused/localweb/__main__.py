@@ -19,6 +19,7 @@ def main(argv: list[str] | None = None) -> None:
     serve_cmd.add_argument("--latency", type=float, default=0.0, help="seconds added to every answer")
     serve_cmd.add_argument("--warc", action="append", type=Path, default=[],
                            help="serve these WARC files (a crawl's FOCUSED_WARC) instead of the generated web")
+    serve_cmd.add_argument("--hostile", action="store_true", help="serve the web of broken and hostile answers")
     sub.add_parser("labels", help="print the URLs of relevant pages, one a line")
     sub.add_parser("seeds", help="print the seed URLs")
     sub.add_parser("graph", help="print the links between pages, `source<TAB>target` a line")
@@ -37,13 +38,14 @@ def main(argv: list[str] | None = None) -> None:
     else:
         from twisted.internet import reactor
 
+        from focused.localweb.hostile import HostileWeb
         from focused.localweb.server import serve
         from focused.warc import WarcWeb
 
         log = open(args.log, "a", encoding="utf-8") if args.log else None
-        port = serve(WarcWeb(args.warc) if args.warc else LocalWeb(), args.port, log, args.latency)
-        print(f"serving the {'archived' if args.warc else 'local'} web on http://127.0.0.1:{port}/ "
-              "(use it as http_proxy)", flush=True)
+        web = WarcWeb(args.warc) if args.warc else HostileWeb() if args.hostile else LocalWeb()
+        port = serve(web, args.port, log, args.latency)
+        print(f"serving {type(web).__name__} on http://127.0.0.1:{port}/ (use it as http_proxy)", flush=True)
         reactor.run()
         sys.exit(0)
 

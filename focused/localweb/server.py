@@ -39,7 +39,7 @@ class WebResource(resource.Resource):
         self._log(request, host, target, reply.status)
         request.notifyFinish().addBoth(lambda _: self._done(host))
         delay = reply.delay + self.latency
-        if delay:
+        if delay or reply.drip:
             reactor.callLater(delay, self._write, request, reply)
             return server.NOT_DONE_YET
         return self._body(request, reply)
@@ -65,9 +65,20 @@ class WebResource(resource.Resource):
         return reply.body
 
     def _write(self, request: server.Request, reply: Reply) -> None:
-        if not request._disconnected:
+        if reply.drip:
+            self._drip(request, self._body(request, reply), reply.drip)
+        elif not request._disconnected:
             request.write(self._body(request, reply))
             request.finish()
+
+    def _drip(self, request: server.Request, body: bytes, interval: float) -> None:
+        if request._disconnected:
+            return
+        if not body:
+            request.finish()
+            return
+        request.write(body[:1])
+        reactor.callLater(interval, self._drip, request, body[1:], interval)
 
     def _done(self, host: str) -> None:
         self.active[host] -= 1

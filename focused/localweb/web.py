@@ -75,7 +75,8 @@ class Reply:
     body: bytes = b""
     content_type: str = "text/html; charset=utf-8"
     headers: dict[str, str] = field(default_factory=dict)
-    delay: float = 0.0
+    delay: float = 0.0  # seconds before the answer starts
+    drip: float = 0.0  # seconds between single bytes of the body (a slow-drip server); 0: all at once
 
 
 @dataclass

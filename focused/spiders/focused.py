@@ -18,9 +18,11 @@ import scrapy
 from scrapy import signals
 from scrapy.exceptions import UsageError
 from scrapy.utils.url import url_is_from_any_domain
+from twisted.python.failure import Failure
 
 from focused.classifier import ClassifierError, PageClassifier, card_path, load_classifier
-from focused.extract import Link, Page, extract, is_html
+from focused.extract import Link, Page, extract, is_html, looks_binary
+from focused.hosthealth import failure_reason
 from focused.items import PageItem
 from focused.neardup import SimHashIndex
 from focused.profile import Profile, ProfileError, load_profile
@@ -111,6 +113,10 @@ class FocusedSpider(scrapy.Spider):
         if not is_html(response):
             stats.inc_value("focused/skipped/not_html")
             return
+        if looks_binary(response.body):
+            logger.warning("Skipping %s: binary data served as HTML", response.url)
+            stats.inc_value("focused/skipped/binary")
+            return
         try:
             page = extract(response, self.context_words)
         except Exception as exc:  # a hostile page must not stop the crawl
@@ -135,7 +141,6 @@ class FocusedSpider(scrapy.Spider):
         stats.inc_value("focused/relevant", int(result.relevant))
         stats.inc_value("focused/near_duplicates", int(duplicate_of is not None))
         stats.inc_value("focused/keyword_stuffed", int(stuffed))
-        yield self._item(response, page, result, duplicate_of, len(links))
         for link, scored in zip(links, result.scored):
             meta = {
                 "score": scored.score,
@@ -146,6 +151,14 @@ class FocusedSpider(scrapy.Spider):
                 "signals": scored.signals,
             }
             yield scrapy.Request(link.url, meta={"focused": meta})
+        # The item last: once it is written, its links are in the frontier (and in a JOBDIR's journal).
+        yield self._item(response, page, result, duplicate_of, len(links))
+
+    def failed(self, failure: Failure) -> None:
+        """The errback of every request: a fetch that gave no page is logged and counted, and the crawl goes on."""
+        reason = failure_reason(failure.value)
+        logger.info("No page from %s: %s", failure.request.url, failure.getErrorMessage()[:300])
+        self.crawler.stats.inc_value(f"focused/failed/{reason}")
 
     def _resume_strategy(self) -> None:
         """Keep the strategy in spider.state, so a JOBDIR resume goes on with what it learned."""
