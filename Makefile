@@ -2,12 +2,18 @@
 PYTHON ?= python3
 VENV := .venv
 
-.PHONY: demo test benchweb
+.PHONY: demo test benchweb system
 demo: $(VENV)/.installed
 	$(VENV)/bin/python -m focused.demo
 
-test: $(VENV)/.installed
+test: $(VENV)/.installed system
 	$(VENV)/bin/python -m pytest -q
+
+# Debian packages the tests drive for real: Chromium (rendering) and a Redis server. Needs root.
+SYSTEM_PACKAGES := chromium redis-server
+system:
+	@command -v chromium >/dev/null && command -v redis-server >/dev/null || { apt-get update -qq && \
+		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $(SYSTEM_PACKAGES); }
 
 # The benchmark web of real documents: Debian's documentation packages (needs root for
 # apt-get), built into benchweb/. Then: $(VENV)/bin/python -m benchmarks.side_by_side

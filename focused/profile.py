@@ -27,6 +27,7 @@ class Profile:
     negative: tuple[str, ...] = ()
     max_pages: int = 2000
     allowed_domains: tuple[str, ...] = ()
+    render_hosts: tuple[str, ...] = ()  # hosts whose pages are rendered in a browser (focused/rendering.py)
     relevance_threshold: float = 0.5
     path: Path = field(default=Path("<memory>"), compare=False)
 
@@ -42,6 +43,7 @@ SCHEMA: dict[str, Any] = {
         {
             "max_pages": (int, False),
             "allowed_domains": (list, False),
+            "render_hosts": (list, False),
             "relevance_threshold": (float, False),
         },
         False,
@@ -71,6 +73,7 @@ def load_profile(path: str | Path) -> Profile:
         negative=_strings(path, "examples.negative", examples.get("negative", [])),
         max_pages=crawl.get("max_pages", 2000),
         allowed_domains=_strings(path, "crawl.allowed_domains", crawl.get("allowed_domains", [])),
+        render_hosts=tuple(h.lower() for h in _strings(path, "crawl.render_hosts", crawl.get("render_hosts", []))),
         relevance_threshold=float(crawl.get("relevance_threshold", 0.5)),
         path=path,
     )

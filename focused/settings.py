@@ -36,6 +36,7 @@ REQUEST_FINGERPRINTER_CLASS = "focused.urls.CanonicalFingerprinter"
 TWISTED_DNS_RESOLVER = "focused.dns.CountingCachingResolver"
 DOWNLOADER_MIDDLEWARES = {
     "focused.addresses.AddressGuardMiddleware": 50,  # before robots.txt: a refused host gets no request at all
+    "focused.rendering.RenderingMiddleware": 60,
     "focused.hosthealth.HostHealthMiddleware": 555,  # sees failures before RetryMiddleware
 }
 SPIDER_MIDDLEWARES = {"focused.traps.TrapGuardMiddleware": 850}
@@ -86,6 +87,14 @@ FOCUSED_ALLOWED_NETWORKS = []
 # A WARC file (e.g. crawl.warc.gz: gzipped) to append every fetched response to, as request and
 # response records (focused/warc.py); empty: none.
 FOCUSED_WARC = ""
+# JavaScript rendering (focused/rendering.py; only where it pays): hosts always rendered (a
+# profile's [crawl] render_hosts adds to them); whether pages that look like script-built app
+# shells are fetched again through the browser; pages rendered per crawl and per host; the browser.
+FOCUSED_RENDER_HOSTS = []
+FOCUSED_RENDER_DETECT = False
+FOCUSED_RENDER_BUDGET = 200
+FOCUSED_RENDER_PER_HOST = 50
+FOCUSED_CHROMIUM = "/usr/bin/chromium"
 # Words kept on each side of a link as its context.
 FOCUSED_CONTEXT_WORDS = 10
 # Two pages whose text SimHashes differ in at most this many of 64 bits are near-duplicates.

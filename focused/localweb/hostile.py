@@ -5,7 +5,8 @@ to one case each (malformed HTML, wrong and missing charsets, a decompression bo
 huge body, binary served as HTML, an endless redirect chain, links with odd schemes and
 invalid URLs) and to ordinary pages between them; tarpit.example answers slowly or never;
 two hosts have a garbage and a very large robots.txt. The crawl must fetch every ordinary
-page, and skip each hostile one with a logged, counted reason.
+page, and skip each hostile one with a logged, counted reason. spa.example is a single-page
+application: its text and links exist only after its script runs.
 """
 
 from __future__ import annotations
@@ -18,6 +19,16 @@ from focused.localweb.web import Reply
 HOSTILE, TARPIT = "hostile.example", "tarpit.example"
 GARBAGE_ROBOTS, HUGE_ROBOTS = "garbage-robots.example", "huge-robots.example"
 HOSTS = (HOSTILE, TARPIT, GARBAGE_ROBOTS, HUGE_ROBOTS)
+SPA = "spa.example"
+SPA_SCRIPT = b"""
+const app = document.getElementById("app");
+app.innerHTML = "<h1>Query planner guide</h1><p>" + "Indexes, joins and SQL query plans explained. ".repeat(12) + "</p>";
+for (const n of [1, 2, 3]) {
+  const p = document.createElement("p");
+  p.innerHTML = 'Chapter <a href="/chapter/' + n + '.html">chapter ' + n + ' on SQL joins</a> of the guide.';
+  app.appendChild(p);
+}
+"""
 LIMIT = 1024 * 1024  # the DOWNLOAD_MAXSIZE the tests crawl with: the bomb and the huge page exceed it
 GOOD_PAGES = 3  # ordinary pages per host
 CASES = {
@@ -52,6 +63,8 @@ class HostileWeb:
         self.bomb = gzip.compress(b"<html><body>" + b" " * (20 * LIMIT) + b"</body></html>")
 
     def respond(self, host: str, target: str) -> Reply:
+        if host == SPA:
+            return self._spa(target)
         if host not in HOSTS:
             return Reply(502, b"Bad Gateway: unknown host", "text/plain")
         if target == "/robots.txt":
@@ -73,6 +86,16 @@ class HostileWeb:
             rules = "".join(f"Disallow: /nothing-{i}/\n" for i in range(25_000))
             return Reply(200, f"User-agent: *\n{rules}Disallow: /private/\n".encode(), "text/plain")
         return Reply(200, b"User-agent: *\nDisallow:\n", "text/plain")
+
+    def _spa(self, target: str) -> Reply:
+        if target == "/robots.txt":
+            return self._robots(SPA)
+        if target == "/app.js":
+            return Reply(200, SPA_SCRIPT, "application/javascript")
+        if target.startswith("/chapter/"):
+            return Reply(200, page(f"Chapter {target[9:]}", "SQL joins, step by step. " * 20).encode())
+        shell = '<!doctype html><html><head><title>Guide</title><script src="/app.js" defer></script></head>'
+        return Reply(200, (shell + '<body><div id="app"></div></body></html>').encode())
 
     def _tarpit(self, target: str) -> Reply:
         if target == "/drip.html":  # a byte every half second: never done within the download timeout

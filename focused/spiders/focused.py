@@ -27,6 +27,8 @@ from focused.items import PageItem
 from focused.neardup import SimHashIndex
 from focused.profile import Profile, ProfileError, load_profile
 from focused.relevance import KeywordCoverage
+from focused.rendering import META as RENDER
+from focused.rendering import enable_rendering, looks_like_app_shell, rendering_wanted
 from focused.spam import is_stuffed
 from focused.strategies import load_strategy
 from focused.worker import ModelWorker, PageJob, PageResult
@@ -85,6 +87,9 @@ class FocusedSpider(scrapy.Spider):
         self.strategy = load_strategy(crawler, strategy, self.profile)
         settings.set("CLOSESPIDER_PAGECOUNT", self.profile.max_pages, priority="spider")
         self.allowed_domains = list(self.profile.allowed_domains)
+        self.render_detect = settings.getbool("FOCUSED_RENDER_DETECT")
+        if rendering_wanted(settings, self.profile.render_hosts):
+            enable_rendering(settings)
         self.relevance_model = classifier.kind if classifier else "keywords"
         self.worker = ModelWorker(
             classifier or KeywordBatch(self.profile), self.strategy, self.profile.relevance_threshold, crawler
@@ -125,6 +130,11 @@ class FocusedSpider(scrapy.Spider):
             return
         for reason, count in page.dropped.items():
             stats.inc_value(f"focused/dropped/{reason}", count)
+        if self.render_detect and not response.meta.get(RENDER) and looks_like_app_shell(response, page):
+            stats.inc_value("focused/render/app_shells")
+            meta = {"focused": response.meta.get("focused", {}), "depth": response.meta.get("depth", 0), RENDER: True}
+            yield scrapy.Request(response.url, meta=meta, dont_filter=True, errback=self.failed)
+            return
         duplicate_of = self.neardup.duplicate_of(page.url, page.text)
         links = self._in_scope(page.links)
         info = response.meta.get("focused", {})
