@@ -51,6 +51,10 @@ class Frontier:
     def hosts(self) -> int:
         return len(self._queues)
 
+    def next_seq(self, seq: int) -> int:
+        """The number of the next record (a shared frontier numbers records for all processes)."""
+        return seq + 1
+
     def push(self, host: str, record: Record) -> None:
         queue = self._queues.setdefault(host, [])
         is_best = not queue or record < queue[0]
@@ -107,8 +111,9 @@ class Frontier:
             heappush(self._ready, (queue[0].key, queue[0].seq, host))
         return record
 
-    def release(self, host: str) -> None:
-        """A request of `host` finished: look at the host again on the next pop."""
+    def release(self, host: str, delay: float = 0.0, seq: int | None = None) -> None:
+        """A request of `host` (record `seq`, or robots.txt) finished: look at the host again on the next pop
+        (its delay is `wait`'s to apply)."""
         if self._waiting_until.pop(host, None) is not None and host in self._queues:
             best = self._queues[host][0]
             heappush(self._ready, (best.key, best.seq, host))
@@ -128,7 +133,13 @@ class Frontier:
         share = max(1, limit // len(self._queues))
         return [record for queue in self._queues.values() for record in queue[:share]][:limit]
 
-    def rescore(self, updates: dict[int, tuple[float, tuple]]) -> None:
+    def finished(self, seq: int) -> None:
+        """A handed-out record is done with (only a shared frontier keeps track)."""
+
+    def close(self) -> None:
+        """The crawl stops (a shared frontier gets back what this process took and did not finish)."""
+
+    def rescore(self, updates: dict[int, tuple[float, tuple]], records: list[Record] | None = None) -> None:
         """Give records (by seq) new keys and signals, then restore every heap."""
         for host, queue in self._queues.items():
             changed = False

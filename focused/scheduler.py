@@ -4,13 +4,16 @@ Composes the dupefilter (DUPEFILTER_CLASS, fingerprints from REQUEST_FINGERPRINT
 the frontier (compact per-host queues) and the host politeness table. Requests are
 turned into compact records on the way in and rebuilt on the way out. With JOBDIR, every
 admitted record and finished request is journaled as it happens (focused.jobstate), so a
-killed crawl resumes without losing its frontier.
+killed crawl resumes without losing its frontier. With FOCUSED_REDIS_URL, the frontier and
+the seen set are shared by every process of the crawl (focused.distributed).
 """
 
 from __future__ import annotations
 
 import logging
+from os import getpid
 from pathlib import Path
+from socket import gethostname
 from time import monotonic
 from typing import TYPE_CHECKING, Any
 
@@ -20,6 +23,7 @@ from scrapy.utils.job import job_dir
 from scrapy.utils.misc import build_from_crawler, load_object
 
 from focused import signals as focused_signals
+from focused.distributed import RedisDupeFilter, RedisFrontier, connect, crawl_key
 from focused.extract import is_html
 from focused.feeds import local_json_lines_feeds, written_urls
 from focused.frontier import Frontier, Record
@@ -50,6 +54,7 @@ class FocusedScheduler:
     def __init__(
         self,
         crawler: Crawler,
+        frontier: Frontier | RedisFrontier,
         dupefilter: Any,
         jobdir: str | None,
         max_pages_per_host: int,
@@ -65,7 +70,7 @@ class FocusedScheduler:
         self.patience = patience
         self.window = window
         self.rescore_limit = rescore_limit
-        self.frontier = Frontier()
+        self.frontier = frontier
         self.codec = RecordCodec()
         self.admitted: dict[str, int] = {}
         self.seq = 0
@@ -78,11 +83,19 @@ class FocusedScheduler:
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> Self:
         settings = crawler.settings
-        dupefilter = build_from_crawler(load_object(settings["DUPEFILTER_CLASS"]), crawler)
+        if settings.get("FOCUSED_REDIS_URL"):
+            client, key = connect(crawler), crawl_key(crawler)
+            frontier = RedisFrontier(client, key, settings.getint("CONCURRENT_REQUESTS_PER_DOMAIN"),
+                                     settings.getfloat("FOCUSED_REDIS_CLAIM_TIMEOUT"), f"{gethostname()}:{getpid()}")
+            dupefilter, jobdir = RedisDupeFilter(client, key, crawler.request_fingerprinter), None
+        else:
+            frontier, jobdir = Frontier(), job_dir(settings)
+            dupefilter = build_from_crawler(load_object(settings["DUPEFILTER_CLASS"]), crawler)
         return cls(
             crawler,
+            frontier,
             dupefilter,
-            job_dir(settings),
+            jobdir,
             settings.getint("FOCUSED_MAX_PAGES_PER_HOST"),
             settings.getfloat("FOCUSED_PATIENCE"),
             settings.getint("FOCUSED_PATIENCE_WINDOW"),
@@ -107,12 +120,20 @@ class FocusedScheduler:
 
     def close(self, reason: str) -> Any:
         self._save()
+        self.frontier.close()
         return self.df.close(reason)
 
     def has_pending_requests(self) -> bool:
         return len(self.frontier) > 0
 
     def enqueue_request(self, request: Request) -> bool:
+        admitted = self._admit(request)
+        replaced = request.meta.get("focused", {}).get("seq")  # a redirect or retry of a handed-out request
+        if replaced is not None:
+            self._finished(replaced)  # after its successor is journaled, whether admitted or not
+        return admitted
+
+    def _admit(self, request: Request) -> bool:
         if not request.dont_filter and self.df.request_seen(request):
             self.df.log(request, self.spider)
             return False
@@ -124,15 +145,12 @@ class FocusedScheduler:
             self.stats.inc_value("focused/trap/host_budget")
             return False
         self.admitted[host] = self.admitted.get(host, 0) + 1
-        self.seq += 1
+        self.seq = self.frontier.next_seq(self.seq)
         record = self.codec.to_record(request, self.seq, self.spider)
         self.frontier.push(host, record)
         self.stats.inc_value("focused/frontier/enqueued")
         if self.jobstate:
             self.jobstate.pushed(host, record)
-            replaced = request.meta.get("focused", {}).get("seq")  # a redirect or retry of a handed-out request
-            if replaced is not None:
-                self.jobstate.finished(replaced)
         return True
 
     def next_request(self) -> Request | None:
@@ -145,6 +163,8 @@ class FocusedScheduler:
             host, record = got
             if not self.hosts.allowed(host, record.url, self.user_agent):
                 self.stats.inc_value("focused/robots/forbidden")
+                self.frontier.release(host, 0.0, record.seq)
+                self._finished(record.seq)
                 continue
             request = self.codec.to_request(record, self.spider)
             self.hosts.handed_out(host, id(request))
@@ -166,20 +186,20 @@ class FocusedScheduler:
         self.rescoring = True
         batch = self.frontier.sample(self.rescore_limit)
         done = self.spider.worker.call(self._rescore, strategy, batch)
-        done.add_done_callback(lambda outcome: self._rescored(outcome, version, len(batch)))
+        done.add_done_callback(lambda outcome: self._rescored(outcome, version, batch))
 
     def _rescore(self, strategy: Any, batch: list[Record]) -> dict[int, tuple[float, tuple]]:
         scored = strategy.rescore([self.codec.link_info(record) for record in batch])
         return {record.seq: (-s.score, self.codec.pack(s.signals)) for record, s in zip(batch, scored)}
 
-    def _rescored(self, outcome: Any, version: int, size: int) -> None:
+    def _rescored(self, outcome: Any, version: int, batch: list[Record]) -> None:
         self.rescoring = False
         if outcome.exception() is not None:
             logger.error("Re-scoring the frontier failed: %r", outcome.exception())
             return
-        self.frontier.rescore(outcome.result())
+        self.frontier.rescore(outcome.result(), batch)
         self.scored_version = version
-        self.stats.inc_value("focused/frontier/rescored", size)
+        self.stats.inc_value("focused/frontier/rescored", len(batch))
 
     # --- politeness ------------------------------------------------------------
     def _park(self, now: float) -> tuple[str, Any] | None:
@@ -202,9 +222,9 @@ class FocusedScheduler:
         connect(self._downloaded, signal=signals.response_downloaded)
         connect(self._failed, signal=focused_signals.host_failed)
         connect(self._succeeded, signal=focused_signals.host_succeeded)
-        if self.jobstate:
-            connect(self._response_received, signal=signals.response_received)
-            connect(self._item_scraped, signal=signals.item_scraped)
+        connect(self._response_received, signal=signals.response_received)
+        connect(self._item_scraped, signal=signals.item_scraped)
+        connect(self._request_failed, signal=focused_signals.request_failed)
 
     def _robots_parsed(self, robotparser: Any, request: Request) -> None:
         self.hosts.robots_parsed(_host(request), robotparser, self.user_agent)
@@ -215,7 +235,7 @@ class FocusedScheduler:
     def _left(self, request: Request) -> None:
         host = _host(request)
         self.hosts.finished(host)
-        self.frontier.release(host)
+        self.frontier.release(host, self.hosts.delay(host), request.meta.get("focused", {}).get("seq"))
 
     def _downloaded(self, response: Response, request: Request) -> None:
         latency = request.meta.get("download_latency")
@@ -235,14 +255,22 @@ class FocusedScheduler:
     # --- JOBDIR persistence ---------------------------------------------------
     def _response_received(self, response: Response, request: Request) -> None:
         """A response that will not become an item finishes its request (an item finishes it when written)."""
-        seq = request.meta.get("focused", {}).get("seq")
-        if seq is not None and (response.status != 200 or not is_html(response)):
-            self.jobstate.finished(seq)
+        if response.status != 200 or not is_html(response):
+            self._finished(request.meta.get("focused", {}).get("seq"))
 
     def _item_scraped(self, item: Any, response: Response) -> None:
-        seq = response.meta.get("focused", {}).get("seq")
-        if seq is not None:
+        self._finished(response.meta.get("focused", {}).get("seq"))
+
+    def _request_failed(self, request: Request) -> None:
+        self._finished(request.meta.get("focused", {}).get("seq"))
+
+    def _finished(self, seq: int | None) -> None:
+        """A handed-out request is done with: the journal and a shared frontier's claims forget it."""
+        if seq is None:
+            return
+        if self.jobstate:
             self.jobstate.finished(seq)
+        self.frontier.finished(seq)
 
     def _save(self) -> None:
         if self.jobstate is None:

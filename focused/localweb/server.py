@@ -31,13 +31,16 @@ class WebResource(resource.Resource):
         super().__init__()
         self.web, self.log, self.latency = web, log, latency
         self.active: Counter[str] = Counter()
+        self.pages_active: Counter[str] = Counter()  # the same, robots.txt left out
 
     def render_GET(self, request: server.Request) -> bytes | int:
         host, target = self._target(request)
+        page = target != "/robots.txt"
         self.active[host] += 1
+        self.pages_active[host] += page
         reply = self.web.respond(host, target)
         self._log(request, host, target, reply.status)
-        request.notifyFinish().addBoth(lambda _: self._done(host))
+        request.notifyFinish().addBoth(lambda _: self._done(host, page))
         delay = reply.delay + self.latency
         if delay or reply.drip:
             reactor.callLater(delay, self._write, request, reply)
@@ -80,8 +83,9 @@ class WebResource(resource.Resource):
         request.write(body[:1])
         reactor.callLater(interval, self._drip, request, body[1:], interval)
 
-    def _done(self, host: str) -> None:
+    def _done(self, host: str, page: bool) -> None:
         self.active[host] -= 1
+        self.pages_active[host] -= page
 
     def _log(self, request: server.Request, host: str, target: str, status: int) -> None:
         if self.log is None:
@@ -92,6 +96,7 @@ class WebResource(resource.Resource):
             "path": target,
             "status": status,
             "concurrency": self.active[host],
+            "page_concurrency": self.pages_active[host],
             "ua": (request.getHeader("user-agent") or ""),
         }
         self.log.write(json.dumps(entry) + "\n")

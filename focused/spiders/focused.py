@@ -20,6 +20,7 @@ from scrapy.exceptions import UsageError
 from scrapy.utils.url import url_is_from_any_domain
 from twisted.python.failure import Failure
 
+from focused import signals as focused_signals
 from focused.classifier import ClassifierError, PageClassifier, card_path, load_classifier
 from focused.extract import Link, Page, extract, is_html, looks_binary
 from focused.hosthealth import failure_reason
@@ -169,6 +170,7 @@ class FocusedSpider(scrapy.Spider):
         reason = failure_reason(failure.value)
         logger.info("No page from %s: %s", failure.request.url, failure.getErrorMessage()[:300])
         self.crawler.stats.inc_value(f"focused/failed/{reason}")
+        self.crawler.signals.send_catch_log(focused_signals.request_failed, request=failure.request)
 
     def _resume_strategy(self) -> None:
         """Keep the strategy in spider.state, so a JOBDIR resume goes on with what it learned."""

@@ -1,0 +1,110 @@
+"""One crawl in three processes through a real redis-server: nothing fetched twice, hosts kept polite,
+and a killed process's claimed URLs go back to the others."""
+
+from __future__ import annotations
+
+import json
+import os
+import pickle
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+import redis
+
+from tests.conftest import FAST, REPO
+
+KEY = "focused:test"
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture
+def redis_url(tmp_path: Path) -> Iterator[str]:
+    port = free_port()
+    server = subprocess.Popen(["redis-server", "--port", str(port), "--bind", "127.0.0.1", "--save", "",
+                               "--appendonly", "no", "--dir", str(tmp_path)], stdout=subprocess.DEVNULL)
+    client = redis.Redis(port=port)
+    for _ in range(100):
+        try:
+            client.ping()
+            break
+        except redis.ConnectionError:
+            time.sleep(0.05)
+    yield f"redis://127.0.0.1:{port}/0"
+    server.terminate()
+    server.wait()
+
+
+def start(name: str, tmp_path: Path, proxy: str, redis_url: str, pages: int, **settings) -> subprocess.Popen:
+    """A `scrapy crawl` process of the shared crawl, identified to the server by its User-Agent."""
+    command = [sys.executable, "-m", "scrapy", "crawl", "focused", "-a", f"profile={REPO / 'profiles' / 'sql.toml'}",
+               "-a", "strategy=lexical", "-o", f"{tmp_path / name}.jsonl:jsonl", "-s", f"LOG_FILE={tmp_path / name}.log"]
+    options = {**FAST, "FOCUSED_REDIS_URL": redis_url, "FOCUSED_REDIS_KEY": KEY, "CLOSESPIDER_PAGECOUNT": pages,
+               "USER_AGENT": f"focused-test/{name}", "FOCUSED_REDIS_CLAIM_TIMEOUT": 3, **settings}
+    for key, value in options.items():
+        command += ["-s", f"{key}={value}"]
+    env = {k: v for k, v in os.environ.items() if k.lower() not in ("http_proxy", "https_proxy", "no_proxy")}
+    return subprocess.Popen(command, cwd=REPO, env={**env, "http_proxy": proxy}, stderr=subprocess.DEVNULL)
+
+
+def items(path: Path) -> list[dict]:
+    return [json.loads(line) for line in path.read_text().splitlines()] if path.exists() else []
+
+
+def wait_for_items(path: Path, count: int) -> None:
+    deadline = time.monotonic() + 60
+    while len(items(path)) < count and time.monotonic() < deadline:
+        time.sleep(0.05)
+
+
+def test_three_processes_share_one_polite_crawl(web, tmp_path: Path, redis_url: str):
+    processes = [start(f"p{i}", tmp_path, web.proxy, redis_url, pages=70) for i in range(3)]
+    assert [p.wait(timeout=300) for p in processes] == [0, 0, 0]
+    written = {f"p{i}": items(tmp_path / f"p{i}.jsonl") for i in range(3)}
+    urls = [item["url"] for batch in written.values() for item in batch]
+    assert all(len(batch) >= 20 for batch in written.values()), {k: len(v) for k, v in written.items()}
+    assert len(urls) == len(set(urls)), "a page was crawled by two processes"
+
+    pages = [e for e in web.entries() if e["path"] != "/robots.txt"]
+    fetches: dict[tuple[str, str], list[dict]] = {}
+    for e in pages:
+        fetches.setdefault((e["host"], e["path"]), []).append(e)
+    for url, seen in fetches.items():  # again only as a retry of a server error, by the same process
+        assert len({e["ua"] for e in seen}) == 1 and all(e["status"] >= 500 for e in seen[:-1]), (url, seen)
+    assert max(e["page_concurrency"] for e in pages) <= 1, "a host saw more than its allowed concurrency"
+    assert {e["ua"] for e in pages} == {f"focused-test/p{i}" for i in range(3)}
+    assert redis.Redis.from_url(redis_url).xlen(f"{KEY}:items") == len(urls)
+
+
+def test_a_killed_process_loses_none_of_its_claimed_urls(module_web, tmp_path: Path, redis_url: str):
+    web = module_web(latency=0.05)  # slow answers: the killed process has requests in flight
+    victim = start("victim", tmp_path, web.proxy, redis_url, pages=0, CONCURRENT_REQUESTS=8)
+    wait_for_items(tmp_path / "victim.jsonl", 5)
+    survivors = [start(f"s{i}", tmp_path, web.proxy, redis_url, pages=160) for i in range(2)]
+    wait_for_items(tmp_path / "victim.jsonl", 15)
+    victim.send_signal(signal.SIGKILL)
+    victim.wait()
+    assert [p.wait(timeout=300) for p in survivors] == [0, 0]
+
+    log = web.entries()
+    victim_written = {item["url"] for item in items(tmp_path / "victim.jsonl")}
+    victim_pages = {f"http://{e['host']}{e['path']}" for e in log
+                    if e["ua"] == "focused-test/victim" and e["path"] != "/robots.txt" and e["status"] == 200}
+    lost_in_flight = victim_pages - victim_written
+    by_others = {f"http://{e['host']}{e['path']}" for e in log if e["ua"] != "focused-test/victim"}
+    client = redis.Redis.from_url(redis_url)
+    queued = {pickle.loads(member).url for key in client.scan_iter(f"{KEY}:q:*") for member in client.zrange(key, 0, -1)}
+    assert lost_in_flight, "the victim had nothing in flight: the test proves nothing"
+    lost = lost_in_flight - by_others - queued
+    assert not lost, f"claimed URLs neither fetched again nor back in the frontier: {sorted(lost)}"
+    assert client.zcard(f"{KEY}:claims") == 0
