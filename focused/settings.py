@@ -95,6 +95,14 @@ FOCUSED_RENDER_DETECT = False
 FOCUSED_RENDER_BUDGET = 200
 FOCUSED_RENDER_PER_HOST = 50
 FOCUSED_CHROMIUM = "/usr/bin/chromium"
+# One crawl across many processes (focused/distributed.py): the Redis server that holds its
+# frontier, seen set and item stream (e.g. redis://host:6379/0; empty: a crawl of its own), the
+# key prefix (default focused:<profile name>), and the seconds after which the URLs and host
+# slots of a process that stopped answering go back to the others.
+FOCUSED_REDIS_URL = ""
+FOCUSED_REDIS_KEY = ""
+FOCUSED_REDIS_CLAIM_TIMEOUT = 120.0
+ITEM_PIPELINES = {"focused.distributed.RedisItemStream": 800}  # only with FOCUSED_REDIS_URL
 # Words kept on each side of a link as its context.
 FOCUSED_CONTEXT_WORDS = 10
 # Two pages whose text SimHashes differ in at most this many of 64 bits are near-duplicates.
@@ -111,12 +119,11 @@ FOCUSED_LEXICAL_DECAY = 0.5
 FOCUSED_LEXICAL_INHERIT = 0.3
 FOCUSED_LEXICAL_WEIGHTS = {"anchor": 0.5, "context": 0.2, "url": 0.3}
 # Learned strategy (focused): each signal's weight in the score (see focused/strategies/focused.py;
-# "explore" is the largest exploration bonus), the share of links that get an exploration bonus,
+# "explore" is the bonus of a link into a host not fetched from yet, halved per page fetched there),
 # pages between model updates and frontier re-scoring, at most how many queued URLs one
 # re-scoring touches (the best of each host first), and the outcomes of each class the link
 # classifier must have seen before it replaces lexical similarity.
 FOCUSED_WEIGHTS = {"link": 0.45, "parent": 0.15, "context_graph": 0.25, "hub": 0.15, "explore": 0.2}
-FOCUSED_EXPLORATION = 0.1
 FOCUSED_RESCORE_INTERVAL = 50
 FOCUSED_RESCORE_LIMIT = 50000
 FOCUSED_LINK_WARMUP = 10
