@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import socket
 import subprocess
 import sys
 import time
@@ -30,6 +31,23 @@ def start_local_web(log: Path, module: str = "focused.localweb", *options: str) 
     server = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.PIPE, text=True)
     port = re.search(r"127\.0\.0\.1:(\d+)", server.stdout.readline())[1]
     return server, f"http://127.0.0.1:{port}"
+
+
+def start_redis(directory: Path) -> tuple[subprocess.Popen, str]:
+    """A Debian redis-server on a free loopback port, keeping nothing on disk; returns it and its URL."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    command = ["redis-server", "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
+               "--dir", str(directory)]
+    server = subprocess.Popen(command, stdout=subprocess.DEVNULL)
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline:
+        with socket.socket() as client:
+            if client.connect_ex(("127.0.0.1", port)) == 0:
+                break
+        time.sleep(0.05)
+    return server, f"redis://127.0.0.1:{port}/0"
 
 
 def run(strategy: str, proxy: str, out: Path, profile: Path) -> tuple[list[str], float]:

@@ -123,7 +123,7 @@ FOCUSED_LEXICAL_WEIGHTS = {"anchor": 0.5, "context": 0.2, "url": 0.3}
 # pages between model updates and frontier re-scoring, at most how many queued URLs one
 # re-scoring touches (the best of each host first), and the outcomes of each class the link
 # classifier must have seen before it replaces lexical similarity.
-FOCUSED_WEIGHTS = {"link": 0.45, "parent": 0.15, "context_graph": 0.25, "hub": 0.15, "explore": 0.2}
+FOCUSED_WEIGHTS = {"link": 0.45, "parent": 0.15, "context_graph": 0.0, "hub": 0.15, "explore": 0.2}
 FOCUSED_RESCORE_INTERVAL = 50
 FOCUSED_RESCORE_LIMIT = 50000
 FOCUSED_LINK_WARMUP = 10

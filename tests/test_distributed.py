@@ -7,7 +7,6 @@ import json
 import os
 import pickle
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -17,30 +16,16 @@ from pathlib import Path
 import pytest
 import redis
 
+from focused.demo import start_redis
 from tests.conftest import FAST, REPO
 
 KEY = "focused:test"
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 @pytest.fixture
 def redis_url(tmp_path: Path) -> Iterator[str]:
-    port = free_port()
-    server = subprocess.Popen(["redis-server", "--port", str(port), "--bind", "127.0.0.1", "--save", "",
-                               "--appendonly", "no", "--dir", str(tmp_path)], stdout=subprocess.DEVNULL)
-    client = redis.Redis(port=port)
-    for _ in range(100):
-        try:
-            client.ping()
-            break
-        except redis.ConnectionError:
-            time.sleep(0.05)
-    yield f"redis://127.0.0.1:{port}/0"
+    server, url = start_redis(tmp_path)
+    yield url
     server.terminate()
     server.wait()
 

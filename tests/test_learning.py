@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import numpy as np
 import pytest
 from scrapy.settings import Settings
 
@@ -55,7 +54,7 @@ def page(url: str, relevance: float, parent_url: str | None = None, duplicate: b
 
 
 def test_the_score_is_the_documented_weighted_sum_of_its_signals():
-    strategy = Focused(PROFILE, settings(FOCUSED_EXPLORATION=0))
+    strategy = Focused(PROFILE, settings())
     scored = strategy.score(page("http://s/", 0.9), [Link("http://s/sql-query", "SQL query plans", "how a query runs")])[0]
     w = strategy.weights
     assert set(scored.signals) == {"link", "parent", "context_graph", "hub", "explore"}
@@ -66,13 +65,13 @@ def test_the_score_is_the_documented_weighted_sum_of_its_signals():
 
 
 def test_a_near_duplicate_promotes_nothing():
-    strategy = Focused(PROFILE, settings(FOCUSED_EXPLORATION=0))
+    strategy = Focused(PROFILE, settings())
     scored = strategy.score(page("http://m/", 0.0, duplicate=True), [Link("http://m/sql", "SQL", "")])[0]
     assert scored.signals["parent"] == 0 and scored.signals["context_graph"] == 0
 
 
 def test_the_link_classifier_learns_from_outcomes_and_rescoring_uses_it():
-    strategy = Focused(PROFILE, settings(FOCUSED_EXPLORATION=0, FOCUSED_RESCORE_INTERVAL=20, FOCUSED_LINK_WARMUP=5))
+    strategy = Focused(PROFILE, settings(FOCUSED_RESCORE_INTERVAL=20, FOCUSED_LINK_WARMUP=5))
     strategy.score(page("http://s/", 0.0), [])
     for i in range(40):  # links under /good/ lead to relevant pages, under /bad/ to irrelevant ones
         good = i % 2 == 0
@@ -85,8 +84,9 @@ def test_the_link_classifier_learns_from_outcomes_and_rescoring_uses_it():
     assert good.signals["link"] > bad.signals["link"]
 
 
-def test_exploration_touches_about_its_share_of_links():
-    strategy = Focused(PROFILE, settings(FOCUSED_EXPLORATION=0.2))
-    links = [Link(f"http://s/{i}", "", "") for i in range(2000)]
-    explored = np.mean([s.signals["explore"] > 0 for s in strategy.score(page("http://s/", 0.0), links)])
-    assert 0.15 < explored < 0.25
+def test_exploration_goes_to_hosts_the_crawl_has_barely_sampled():
+    strategy = Focused(PROFILE, settings())
+    for i in range(3):
+        strategy.score(page(f"http://known/{i}", 0.0), [])
+    new, known = strategy.score(page("http://known/3", 0.0), [Link("http://new/", "", ""), Link("http://known/x", "", "")])
+    assert new.signals["explore"] == pytest.approx(0.2) and known.signals["explore"] == pytest.approx(0.2 / 16)
