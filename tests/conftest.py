@@ -69,6 +69,16 @@ def web(tmp_path: Path) -> Iterator[WebServer]:
     server.process.wait()
 
 
+@pytest.fixture
+def hostile_web(tmp_path: Path) -> Iterator[WebServer]:
+    """The web of broken and hostile answers (focused.localweb.hostile)."""
+    (tmp_path / "hostile").mkdir()
+    server = start_web(tmp_path / "hostile", 0.0, "focused.localweb", "--hostile")
+    yield server
+    server.process.terminate()
+    server.process.wait()
+
+
 @pytest.fixture(scope="module")
 def module_web(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Callable[..., WebServer]]:
     servers: list[WebServer] = []

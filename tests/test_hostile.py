@@ -4,22 +4,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
-
 from focused.extract import looks_binary
 from focused.localweb.hostile import GARBAGE_ROBOTS, GOOD_PAGES, HOSTILE, HOSTS, HUGE_ROBOTS, LIMIT, TARPIT
-from tests.conftest import start_web
 
 SETTINGS = {"DOWNLOAD_TIMEOUT": 2, "DOWNLOAD_MAXSIZE": LIMIT, "RETRY_TIMES": 0, "FOCUSED_MAX_DELAY": 1}
-
-
-@pytest.fixture
-def hostile_web(tmp_path: Path):
-    (tmp_path / "hostile").mkdir()
-    server = start_web(tmp_path / "hostile", 0.0, "focused.localweb", "--hostile")
-    yield server
-    server.process.terminate()
-    server.process.wait()
 
 
 def test_the_crawl_survives_hostile_answers_and_counts_each(hostile_web, run_crawl, tmp_path: Path):
