@@ -4,7 +4,7 @@ Enabled by FOCUSED_WARC (a file path, e.g. crawl.warc.gz): each response the dow
 receives, robots.txt and redirects included, is written as a `request` and a `response`
 record, gzipped one record per member, as Heritrix and wget do. The file is opened for
 appending, so a resumed crawl (JOBDIR) adds to it. `python -m focused.localweb serve --warc
-FILE` serves an archive back, for re-running crawls and evaluations offline.
+FILE` serves an archive back (focused.localweb.warcweb), for re-running crawls and evaluations offline.
 """
 
 from __future__ import annotations
@@ -19,12 +19,10 @@ from urllib.parse import urlsplit
 import scrapy
 from scrapy import signals
 from scrapy.exceptions import NotConfigured
-from warcio.archiveiterator import ArchiveIterator
 from warcio.statusandheaders import StatusAndHeaders
 from warcio.warcwriter import WARCWriter
 
 from focused import __version__
-from focused.localweb.web import Reply
 
 if TYPE_CHECKING:
     from typing import Self
@@ -35,7 +33,6 @@ if TYPE_CHECKING:
 
 logger = logging.getLogger(__name__)
 HOP_BY_HOP = {b"transfer-encoding", b"connection", b"keep-alive"}  # the body is stored de-chunked
-SERVED_AGAIN = {"content-type", "content-length", "content-encoding", "transfer-encoding", "date", "server"}
 
 
 def _headers(headers) -> list[tuple[str, str]]:
@@ -96,32 +93,3 @@ class WarcWriter:
             return HTTPStatus(status).phrase
         except ValueError:
             return "Unknown"
-
-
-class WarcWeb:
-    """A web served from WARC files: each archived URL answers as it did when it was crawled."""
-
-    def __init__(self, paths: list[Path]):
-        self.replies: dict[tuple[str, str], Reply] = {}
-        for path in paths:
-            with path.open("rb") as f:
-                for record in ArchiveIterator(f):
-                    if record.rec_type == "response":
-                        self._add(record)
-
-    def _add(self, record) -> None:
-        url = record.rec_headers.get_header("WARC-Target-URI")
-        parts = urlsplit(url)
-        target = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
-        http = record.http_headers
-        headers = {k: v for k, v in http.headers if k.lower() not in SERVED_AGAIN}
-        body = record.content_stream().read()  # de-chunked and decompressed
-        content_type = http.get_header("Content-Type") or "application/octet-stream"
-        self.replies[((parts.hostname or "").lower(), target)] = Reply(int(http.get_statuscode()), body, content_type,
-                                                                        headers)
-
-    def __len__(self) -> int:
-        return len(self.replies)
-
-    def respond(self, host: str, target: str) -> Reply:
-        return self.replies.get((host, target)) or Reply(404, b"not in the archive", "text/plain")

@@ -40,7 +40,7 @@ def main(argv: list[str] | None = None) -> None:
 
         from focused.localweb.hostile import HostileWeb
         from focused.localweb.server import serve
-        from focused.warc import WarcWeb
+        from focused.localweb.warcweb import WarcWeb
 
         log = open(args.log, "a", encoding="utf-8") if args.log else None
         web = WarcWeb(args.warc) if args.warc else HostileWeb() if args.hostile else LocalWeb()
