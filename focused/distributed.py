@@ -49,6 +49,7 @@ if TYPE_CHECKING:
 SEQ_BLOCK = 1000
 HOSTS_LOOKED_AT = 32  # best hosts tried per pop
 REAP_INTERVAL = 1.0  # seconds between looks for expired claims
+LEASE_POLL = 0.05  # seconds before a process that found nothing to fetch looks again
 
 # Queue a record and keep the host's entry in KEY:hosts at its best record.
 PUSH = """
@@ -113,6 +114,10 @@ def _pack(record: Record) -> bytes:
 
 class RedisFrontier:
     """The frontier of focused.frontier, shared through Redis (see the module docstring)."""
+
+    # Host slots free themselves (expiry after a host's delay, other processes finishing) with no
+    # event in this process: when no host can be fetched now, the scheduler looks again this soon.
+    poll_interval = LEASE_POLL
 
     def __init__(self, client: redis.Redis, key: str, concurrency: int, claim_timeout: float, owner: str):
         self.r, self.key = client, key

@@ -37,6 +37,8 @@ class Record(NamedTuple):
 
 
 class Frontier:
+    poll_interval: float | None = None  # see RedisFrontier: a local frontier learns of every change by an event
+
     def __init__(self) -> None:
         self._queues: dict[str, list[Record]] = {}
         self._ready: list[tuple[float, int, str]] = []  # (key, seq, host) of a ready host's best record

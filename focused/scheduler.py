@@ -208,11 +208,21 @@ class FocusedScheduler:
         if self.parked_until > now:
             return None
         host = self.frontier.best_resting(self.hosts.wait)
-        if host is None or host in self.hosts.failures or (seconds := self.hosts.wait(host)[0]) > MAX_PARK:
+        if host is None:
+            self._poll_later()
+            return None
+        if host in self.hosts.failures or (seconds := self.hosts.wait(host)[0]) > MAX_PARK:
             return None  # a failing host's back-off may grow while its request waits: never park one
         self.parked_until = now + seconds
         self.stats.inc_value("focused/frontier/parked")
         return host, self.frontier.take(host)
+
+    def _poll_later(self) -> None:
+        """Have the engine ask again after the frontier's poll interval, when it has one and holds work
+        (the engine itself asks only after a response or at its 5 s heartbeat)."""
+        slot = getattr(self.crawler.engine, "_slot", None)  # Scrapy's engine keeps its next-request call there
+        if self.frontier.poll_interval and slot is not None and len(self.frontier):
+            slot.nextcall.schedule(self.frontier.poll_interval)
 
     def _connect(self) -> None:
         connect = self.crawler.signals.connect

@@ -59,6 +59,10 @@ class ModelWorker:
         self._next_batch()
         return await future
 
+    def dead_end(self, url: str, info: dict[str, Any]) -> None:
+        """Tell the strategy, on the worker thread, that a link gave no page."""
+        self.call(self.strategy.dead_end, url, info)
+
     def call(self, function: Callable[..., Any], *args: Any) -> asyncio.Future:
         """Run any other model work (such as re-scoring) on the same thread."""
         return asyncio.get_event_loop().run_in_executor(self.executor, function, *args)

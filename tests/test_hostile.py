@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from focused.extract import looks_binary
@@ -38,6 +39,9 @@ def test_the_crawl_survives_hostile_answers_and_counts_each(hostile_web, run_cra
     assert result.stat("focused/dropped/malformed") >= 3  # "http://[::1", a space in the host, port 99999
     assert result.stat("urllength/request_ignored_count") >= 1
     assert "binary data served as HTML" in result.log and "max redirections" in result.log
+    http_errors = sum(map(float, re.findall(r"'focused/failed/http_\d+': (\d+)", result.log)))
+    answered_empty = result.stat("focused/skipped/binary") + result.stat("focused/skipped/not_html") + http_errors
+    assert result.stat("focused/dead_ends") == answered_empty > 0  # each told to the strategy
 
     requested = {(e["host"], e["path"]) for e in hostile_web.entries()}
     assert (GARBAGE_ROBOTS, "/good/0.html") in requested  # garbage robots.txt: nothing is disallowed

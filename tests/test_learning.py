@@ -90,3 +90,19 @@ def test_exploration_goes_to_hosts_the_crawl_has_barely_sampled():
         strategy.score(page(f"http://known/{i}", 0.0), [])
     new, known = strategy.score(page("http://known/3", 0.0), [Link("http://new/", "", ""), Link("http://known/x", "", "")])
     assert new.signals["explore"] == pytest.approx(0.2) and known.signals["explore"] == pytest.approx(0.2 / 16)
+
+
+def test_links_that_gave_no_page_are_learned_as_wasted_fetches():
+    strategy = Focused(PROFILE, settings(FOCUSED_RESCORE_INTERVAL=20, FOCUSED_LINK_WARMUP=5))
+    strategy.score(page("http://s/", 0.0), [])
+    for i in range(40):  # every other link with "source" in its URL answered 404; the others were relevant pages
+        if i % 2:
+            strategy.dead_end(f"http://s/source/{i}", {"parent_url": "http://s/", "anchor": "sql query", "context": "",
+                                                       "parent_relevance": 0.9})
+        else:
+            strategy.score(page(f"http://s/docs/{i}", 0.9, parent_url="http://s/"), [])
+    assert strategy.outcomes[0] >= 15 and strategy.host_pages["s"][0] == 41  # a 404 costs the host a fetch
+    infos = [{"url": f"http://s/{kind}/new", "anchor": "sql query", "context": "", "parent_url": "http://s/",
+              "parent_relevance": 0.9} for kind in ("docs", "source")]
+    docs, source = strategy.rescore(infos)
+    assert docs.signals["link"] > source.signals["link"] + 0.1

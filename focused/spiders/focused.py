@@ -17,6 +17,7 @@ import numpy as np
 import scrapy
 from scrapy import signals
 from scrapy.exceptions import UsageError
+from scrapy.spidermiddlewares.httperror import HttpError
 from scrapy.utils.url import url_is_from_any_domain
 from twisted.python.failure import Failure
 
@@ -118,16 +119,19 @@ class FocusedSpider(scrapy.Spider):
         stats = self.crawler.stats
         if not is_html(response):
             stats.inc_value("focused/skipped/not_html")
+            self._dead_end(response.request)
             return
         if looks_binary(response.body):
             logger.warning("Skipping %s: binary data served as HTML", response.url)
             stats.inc_value("focused/skipped/binary")
+            self._dead_end(response.request)
             return
         try:
             page = extract(response, self.context_words)
         except Exception as exc:  # a hostile page must not stop the crawl
             logger.warning("Skipping unparsable page %s: %r", response.url, exc)
             stats.inc_value(f"focused/skipped/unparsable/{type(exc).__name__}")
+            self._dead_end(response.request)
             return
         for reason, count in page.dropped.items():
             stats.inc_value(f"focused/dropped/{reason}", count)
@@ -171,6 +175,14 @@ class FocusedSpider(scrapy.Spider):
         logger.info("No page from %s: %s", failure.request.url, failure.getErrorMessage()[:300])
         self.crawler.stats.inc_value(f"focused/failed/{reason}")
         self.crawler.signals.send_catch_log(focused_signals.request_failed, request=failure.request)
+        if isinstance(failure.value, HttpError):
+            self._dead_end(failure.request)
+
+    def _dead_end(self, request: scrapy.Request) -> None:
+        """The server answered with nothing to read: a learning strategy should stop spending fetches on links
+        like this one (a 404 costs a fetch as a page does)."""
+        self.crawler.stats.inc_value("focused/dead_ends")
+        self.worker.dead_end(request.url, request.meta.get("focused", {}))
 
     def _resume_strategy(self) -> None:
         """Keep the strategy in spider.state, so a JOBDIR resume goes on with what it learned."""

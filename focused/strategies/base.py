@@ -58,6 +58,10 @@ class Strategy:
         """Scores for the links found on a fetched page (a learning strategy learns from the page first)."""
         raise NotImplementedError
 
+    def dead_end(self, url: str, info: dict[str, Any]) -> None:
+        """A link whose fetch gave no page to read (an HTTP error, not HTML): a learning strategy learns
+        that links like it waste fetches. `info` is the link's evidence (meta["focused"])."""
+
 
 def load_strategy(crawler: Crawler, name: str, profile: Profile) -> Strategy:
     """Build the strategy registered under `name` in FOCUSED_STRATEGIES."""

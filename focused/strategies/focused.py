@@ -8,11 +8,11 @@
 
 - p(...) is an online logistic model (SGD) trained on the crawl's own outcomes: the link
   that led to each fetched page is an example, labeled by the page classifier (a
-  near-duplicate counts as irrelevant: it adds nothing). Its features: the words of anchor,
-  context and URL, the distance since the last relevant ancestor, the parent's relevance
-  and the target host's smoothed rate of new relevant pages. Until it
-  has seen FOCUSED_LINK_WARMUP pages of each class, the lexical similarity of the link's
-  words to the profile stands in for it.
+  near-duplicate counts as irrelevant: it adds nothing; so does a link that gave no page,
+  such as a 404). Its features: the words of anchor, context and URL, their lexical
+  similarity to the profile, the distance since the last relevant ancestor, the parent's
+  relevance and the target host's smoothed rate of new relevant pages. Until it has seen
+  FOCUSED_LINK_WARMUP pages of each class, the lexical similarity alone stands in for it.
 - closeness(parent) = Σ_k P(parent is in layer k) · (1, 1, ½, 0)[k] · min(1, 10 / links on the parent),
   from the context graph: a layer classifier on page text, refit every batch on layers
   observed in the crawl graph (a relevant page is layer 0, the page that led to it layer 1,
@@ -126,6 +126,12 @@ class Focused(Strategy):
         if info.get("parent_url"):
             self.examples.append(({**info, "url": parent.url}, int(parent.relevant)))
 
+    def dead_end(self, url: str, info: dict[str, Any]) -> None:
+        """The fetch found nothing: an irrelevant outcome for the link model and for the host's rate."""
+        self.host_pages.setdefault(host_of(url), [0, 0])[0] += 1
+        if info.get("parent_url"):
+            self.examples.append(({**info, "url": url}, 0))
+
     def _observed_closeness(self, number: int) -> float:
         """Until the next refit: 1 for a relevant page, halved per link since one, 0 for a near-duplicate."""
         distance = self.graph.distance[number]
@@ -180,7 +186,8 @@ class Focused(Strategy):
 
     def _link_matrix(self, infos: list[dict[str, Any]], parents: list[int]) -> sparse.csr_matrix:
         """Hashed words of anchor (a:), context (c:) and URL (u:), distance since a relevant
-        ancestor (d:), parent relevance, and the target host's rate of relevant new pages."""
+        ancestor (d:), parent relevance, the target host's rate of relevant new pages, and the
+        words' similarity to the profile."""
         texts = []
         for info, parent in zip(infos, parents):
             distance = min(self.graph.distance[parent], LAYERS - 1) if parent >= 0 else LAYERS - 1
@@ -190,4 +197,11 @@ class Focused(Strategy):
             words.append(f"d:{distance}")
             texts.append(" ".join(words))
         numbers = np.array([[float(i.get("parent_relevance") or 0.0), self._host_rate(i["url"])] for i in infos])
-        return sparse.hstack([self.link_features.transform(texts), sparse.csr_matrix(numbers)]).tocsr()
+        return sparse.hstack([self.link_features.transform(texts), sparse.csr_matrix(numbers),
+                              sparse.csr_matrix(self._similarities(infos).T)]).tocsr()
+
+    def _similarities(self, infos: list[dict[str, Any]]) -> np.ndarray:
+        """Similarity of anchor, context and URL words to the profile (3 × links): evidence that carries over
+        to words the link model has not seen yet."""
+        return self.similarity.links([i.get("anchor", "") for i in infos], [i.get("context", "") for i in infos],
+                                     [i["url"] for i in infos])
