@@ -1,12 +1,12 @@
 """Cho et al.'s orderings, lexical and focused side by side on the benchmark web of real documents.
 
     make benchweb                      # once: Debian doc packages + python -m focused.docsweb build
-    python -m benchmarks.side_by_side [--root benchweb] [--pages 1000]
+    python -m benchmarks.side_by_side [--root benchweb] [--pages 1000] [--runs 1]
 
 For each topic of the benchmark web: trains the topic's classifier (TF-IDF) from its few
 examples, crawls the web with every strategy at the same page budget and politeness
 settings, evaluates each crawl with `scrapy evaluate` against the topic's labels (plots and
-summary.json in ROOT/results/TOPIC/) and prints one table: harvest rate and recall at
+summary.json in ROOT/results/TOPIC/, TOPIC-N with several runs) and prints one table: harvest rate and recall at
 several budgets, pages/s, and the ideal crawler's numbers.
 """
 
@@ -33,8 +33,13 @@ def run(args: list[str], **kwargs) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, "-m", "scrapy", *args], cwd=ROOT, check=True, **kwargs)
 
 
-def crawl(root: Path, topic: str, strategy: str, pages: int, proxy: str, extra: list[str]) -> Path:
-    out = root / "crawls" / topic / f"{strategy}.jsonl"
+def run_suffix(number: int, runs: int) -> str:
+    return f"-{number + 1}" if runs > 1 else ""
+
+
+def crawl(root: Path, topic: str, strategy: str, pages: int, proxy: str, extra: list[str], number: int = 0,
+          runs: int = 1) -> Path:
+    out = root / "crawls" / topic / f"{strategy}{run_suffix(number, runs)}.jsonl"
     out.parent.mkdir(parents=True, exist_ok=True)
     settings = {**LOOPBACK, "CLOSESPIDER_PAGECOUNT": pages, "FOCUSED_CLASSIFIERS_DIR": root / "classifiers",
                 "LOG_FILE": out.with_suffix(".log"), **dict(item.split("=", 1) for item in extra)}
@@ -46,8 +51,8 @@ def crawl(root: Path, topic: str, strategy: str, pages: int, proxy: str, extra: 
     return out
 
 
-def evaluate(root: Path, topic: str, crawls: list[Path]) -> list[dict]:
-    out = root / "results" / topic
+def evaluate(root: Path, topic: str, crawls: list[Path], number: int = 0, runs: int = 1) -> list[dict]:
+    out = root / "results" / f"{topic}{run_suffix(number, runs)}"
     out.mkdir(parents=True, exist_ok=True)
     command = ["evaluate", *map(str, crawls), "--labels", str(root / "labels" / f"{topic}.txt"), "--out", str(out),
                "--graph", str(root / "graph.tsv"), "--budgets", ",".join(map(str, BUDGETS)),
@@ -60,19 +65,41 @@ def cell(value: float | None) -> str:
     return f"{value:7.1%}" if value is not None else f"{'-':>7}"
 
 
-def table(topic: str, reports: list[dict], pages: int) -> str:
-    labeled = reports[0]["labeled_relevant"]
-    shown = [b for b in BUDGETS if any(r["harvest_at_k"][str(b)] is not None for r in reports)]
-    lines = [f"\nTopic {topic!r} ({labeled} relevant pages labeled), budget {pages} responses:"]
+def mean(values: list[float | None]) -> float | None:
+    return None if any(v is None for v in values) else sum(values) / len(values)
+
+
+def averaged(runs: list[dict]) -> dict:
+    """One strategy's numbers, averaged over its runs (crawls with the same budget vary with timing)."""
+    labeled = runs[0]["labeled_relevant"]
+    return {
+        "strategy": runs[0]["strategy"],
+        "pages": mean([r["pages"] for r in runs]),
+        "pages_per_second": mean([r.get("pages_per_second", 0) for r in runs]),
+        "harvest_at_k": {str(b): mean([r["harvest_at_k"][str(b)] for r in runs]) for b in BUDGETS},
+        "recall_at_k": {str(b): mean([r["recall_at_k"][str(b)] for r in runs]) for b in BUDGETS},
+        "harvest": mean([r["harvest"] for r in runs]),
+        "recall": mean([r["relevant_fetched"] / labeled for r in runs]),
+        "pst": mean([r["pst"]["pagerank"]["at_k"]["500"] for r in runs]),
+    }
+
+
+def table(topic: str, runs: list[list[dict]], pages: int) -> str:
+    """The topic's table; with several runs, each strategy's row is the mean of its runs."""
+    first = runs[0][0]
+    rows = [averaged([run[i] for run in runs]) for i in range(len(runs[0]))]
+    shown = [b for b in BUDGETS if any(r["harvest_at_k"][str(b)] is not None for r in rows)]
+    lines = [f"\nTopic {topic!r} ({first['labeled_relevant']} relevant pages labeled), budget {pages} responses"
+             + (f", mean of {len(runs)} runs:" if len(runs) > 1 else ":")]
     head = f"{'strategy':<10} {'pages':>6} {'pages/s':>8}" + "".join(f" {'H@' + str(b):>7}" for b in shown)
     head += f" {'H(all)':>7}" + "".join(f" {'R@' + str(b):>7}" for b in shown) + f" {'R(all)':>7} {'P_ST(PR)@500':>13}"
     lines.append(head)
-    for r in reports:
-        row = f"{r['strategy']:<10} {r['pages']:6d} {r.get('pages_per_second', 0):8.1f}"
+    for r in rows:
+        row = f"{r['strategy']:<10} {r['pages']:6.0f} {r['pages_per_second']:8.1f}"
         row += "".join(f" {cell(r['harvest_at_k'][str(b)])}" for b in shown) + f" {cell(r['harvest'])}"
         row += "".join(f" {cell(r['recall_at_k'][str(b)])}" for b in shown)
-        lines.append(row + f" {cell(r['relevant_fetched'] / labeled)} {cell(r['pst']['pagerank']['at_k']['500']):>13}")
-    ideal = reports[0]["ideal"]
+        lines.append(row + f" {cell(r['recall'])} {cell(r['pst']):>13}")
+    ideal = first["ideal"]
     row = f"{'ideal':<10} {'':>6} {'':>8}" + "".join(f" {cell(ideal['harvest_at_k'].get(str(b)))}" for b in shown)
     lines.append(row + f" {'':>7}" + "".join(f" {cell(ideal['recall_at_k'].get(str(b)))}" for b in shown))
     return "\n".join(lines)
@@ -83,6 +110,7 @@ def main() -> None:
     parser.add_argument("--root", type=Path, default=ROOT / "benchweb", help="the built benchmark web")
     parser.add_argument("--pages", type=int, default=1000, help="responses per crawl (CLOSESPIDER_PAGECOUNT)")
     parser.add_argument("--strategies", default=",".join(STRATEGIES))
+    parser.add_argument("--runs", type=int, default=1, help="crawls per strategy; the table shows their mean")
     parser.add_argument("-s", "--set", action="append", default=[], metavar="NAME=VALUE",
                         help="a Scrapy setting for every crawl, as `scrapy crawl -s`")
     args = parser.parse_args()
@@ -95,8 +123,12 @@ def main() -> None:
         for topic in TOPICS:
             run(["train", str(root / "profiles" / f"{topic.name}.toml"), "--model", "tfidf",
                  "--output", str(root / "classifiers")], capture_output=True)
-            crawls = [crawl(root, topic.name, s, args.pages, proxy, args.set) for s in args.strategies.split(",")]
-            tables.append(table(topic.name, evaluate(root, topic.name, crawls), args.pages))
+            runs = []
+            for number in range(args.runs):
+                crawls = [crawl(root, topic.name, s, args.pages, proxy, args.set, number, args.runs)
+                          for s in args.strategies.split(",")]
+                runs.append(evaluate(root, topic.name, crawls, number, args.runs))
+            tables.append(table(topic.name, runs, args.pages))
     finally:
         server.terminate()
     print("\n".join(tables))
