@@ -9,6 +9,7 @@ form the next batch, so batches grow exactly when the models are the bottleneck.
 from __future__ import annotations
 
 import asyncio
+import logging
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -20,6 +21,7 @@ import numpy as np
 from focused.extract import Link
 from focused.strategies.base import ParentPage, Scored, Strategy
 
+logger = logging.getLogger(__name__)
 Classify = Callable[[Sequence[tuple[str, str]]], np.ndarray]
 
 
@@ -60,8 +62,15 @@ class ModelWorker:
         return await future
 
     def dead_end(self, url: str, info: dict[str, Any]) -> None:
-        """Tell the strategy, on the worker thread, that a link gave no page."""
-        self.call(self.strategy.dead_end, url, info)
+        """Tell the strategy, on the worker thread, that a link gave no page. Nobody awaits this, so a
+        failure is logged and counted here rather than lost."""
+        self.call(self.strategy.dead_end, url, info).add_done_callback(lambda done: self._unlearned(url, done))
+
+    def _unlearned(self, url: str, done: asyncio.Future) -> None:
+        error = None if done.cancelled() else done.exception()
+        if error is not None:
+            logger.warning("Could not learn from the dead end %s: %r", url, error)
+            self.crawler.stats.inc_value(f"focused/skipped/unlearned_dead_end/{type(error).__name__}")
 
     def call(self, function: Callable[..., Any], *args: Any) -> asyncio.Future:
         """Run any other model work (such as re-scoring) on the same thread."""

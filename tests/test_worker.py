@@ -32,6 +32,10 @@ class Recording(Strategy):
             raise ValueError("cannot score this page")
         return [Scored(1.0, {"x": 1.0}) for _ in links]
 
+    def dead_end(self, url, info):
+        if url.endswith("/bad"):
+            raise KeyError(url)
+
 
 def test_pages_are_scored_in_batches_off_the_loop_and_fail_alone():
     strategy, stats = Recording(), Stats()
@@ -65,3 +69,19 @@ def test_a_failing_classifier_fails_its_batch_with_the_error():
     with pytest.raises(RuntimeError, match="model missing"):
         asyncio.run(worker.page(PageJob("http://h/a", 0, "", "", [])))
     worker.close()
+
+
+def test_a_dead_end_that_cannot_be_learned_is_logged_and_counted(caplog):
+    stats = Stats()
+    worker = ModelWorker(lambda pages: np.zeros(len(pages)), Recording(), 0.5, SimpleNamespace(stats=stats))
+
+    async def report():
+        worker.dead_end("http://h/404", {})
+        worker.dead_end("http://h/bad", {})
+        await worker.call(lambda: None)  # the worker thread runs in order: both are done
+        await asyncio.sleep(0)  # and their callbacks have run on the loop
+
+    asyncio.run(report())
+    worker.close()
+    assert stats == {"focused/skipped/unlearned_dead_end/KeyError": 1}
+    assert "Could not learn from the dead end http://h/bad" in caplog.text
