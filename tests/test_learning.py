@@ -106,3 +106,18 @@ def test_links_that_gave_no_page_are_learned_as_wasted_fetches():
               "parent_relevance": 0.9} for kind in ("docs", "source")]
     docs, source = strategy.rescore(infos)
     assert docs.signals["link"] > source.signals["link"] + 0.1
+
+
+def test_a_hub_lifts_its_links_by_their_own_evidence():
+    strategy = Focused(PROFILE, settings(FOCUSED_RESCORE_INTERVAL=4))
+    strategy.score(page("http://s/", 0.0), [])
+    strategy.score(page("http://s/hub", 0.1, parent_url="http://s/"), [Link(f"http://s/{n}", "", "") for n in ("r1", "r2", "x")])
+    for url in ("http://s/r1", "http://s/r2"):  # the fourth page: learning runs, hub scores included
+        strategy.score(page(url, 0.9, parent_url="http://s/hub"), [])
+    assert strategy.hubs[1] == pytest.approx(1.0)
+    infos = [{"url": f"http://s/{path}", "anchor": anchor, "context": "", "parent_url": "http://s/hub",
+              "parent_relevance": 0.1} for path, anchor in (("sql-joins", "SQL query joins"), ("about", "About us"))]
+    topical, navigation = strategy.rescore(infos)
+    w = strategy.weights
+    assert topical.signals["hub"] == pytest.approx(w["hub"] * topical.signals["link"] / w["link"])
+    assert topical.signals["hub"] > navigation.signals["hub"] * 2

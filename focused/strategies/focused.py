@@ -3,7 +3,7 @@
     score(link) = w_link · p(relevant | anchor, words around, URL words, parent relevance, distance)
                 + w_parent · relevance(parent)
                 + w_context_graph · closeness(parent)
-                + w_hub · hub(parent)
+                + w_hub · hub(parent) · p(...)
                 + w_explore · ½^(pages fetched from the link's host)
 
 - p(...) is an online logistic model (SGD) trained on the crawl's own outcomes: the link
@@ -21,7 +21,9 @@
   layer-1 page leads to a relevant page, not all of its navigation. Its default weight is 0:
   on both benchmark webs it lowered the harvest rate (README); the distance since the last
   relevant ancestor reaches the score through p(...) instead. A signal of weight 0 is not computed.
-- hub(parent) is the parent's HITS hub score on the crawled graph (0..1).
+- hub(parent) is the parent's HITS hub score on the crawled graph (0..1), gated by the link's
+  own evidence p: a hub's topical links gain most and its navigation nothing. Ungated, one
+  strong hub (a manual page with 150 links) lifted all its links above real evidence.
 - the exploration bonus goes to links into hosts the crawl has barely sampled, and halves
   with each page fetched there: new regions of the web get a look, and then their observed
   outcomes (the host rate, the context graph) decide. A random per-link bonus would compete
@@ -99,7 +101,7 @@ class Focused(Strategy):
                 "link": w["link"] * float(p),
                 "parent": w["parent"] * float(info.get("parent_relevance") or 0.0),
                 "context_graph": w["context_graph"] * self._closeness(parent),
-                "hub": w["hub"] * (float(self.hubs[parent]) if 0 <= parent < len(self.hubs) else 0.0),
+                "hub": w["hub"] * float(p) * (float(self.hubs[parent]) if 0 <= parent < len(self.hubs) else 0.0),
                 "explore": w["explore"] * 0.5 ** self.host_pages.get(host_of(info["url"]), (0, 0))[0],
             }
             scored.append(Scored(sum(signals.values()), signals))
