@@ -21,6 +21,7 @@ from scrapy.spidermiddlewares.httperror import HttpError
 from twisted.internet.error import ConnectionRefusedError, DNSLookupError, TCPTimedOutError, TimeoutError
 
 from focused import signals
+from focused.robots import UNREACHABLE
 from focused.urls import host_of
 
 if TYPE_CHECKING:
@@ -68,6 +69,8 @@ class HostHealthMiddleware:
         return cls(crawler)
 
     def process_response(self, request: Request, response: Response) -> Response:
+        if UNREACHABLE in response.flags:  # stands in for an exception already counted
+            return response
         host = host_of(request.url)
         if response.status in FAILURE_STATUS:
             self._failed(request, f"HTTP {response.status}", hopeless=response.status in HOPELESS_STATUS)

@@ -37,6 +37,7 @@ TWISTED_DNS_RESOLVER = "focused.dns.CountingCachingResolver"
 DOWNLOADER_MIDDLEWARES = {
     "focused.addresses.AddressGuardMiddleware": 50,  # before robots.txt: a refused host gets no request at all
     "focused.rendering.RenderingMiddleware": 60,
+    "focused.robots.UnreachableRobotsMiddleware": 540,  # after RetryMiddleware: a robots.txt still failing disallows all
     "focused.hosthealth.HostHealthMiddleware": 555,  # sees failures before RetryMiddleware
 }
 SPIDER_MIDDLEWARES = {"focused.traps.TrapGuardMiddleware": 850}

@@ -4,18 +4,30 @@ from __future__ import annotations
 
 from pathlib import Path
 
+DIRECT = {"CLOSESPIDER_PAGECOUNT": 50, "FOCUSED_ALLOWED_NETWORKS": "127.0.0.0/8"}
 
-def test_dns_is_cached_and_dead_names_are_not_retried(web, run_crawl, tmp_path: Path):
+
+def write_profile(tmp_path: Path, seeds: list[str]) -> Path:
     profile = tmp_path / "direct.toml"
-    profile.write_text(
-        'name = "sql"\ndescription = "Relational databases"\nkeywords = ["sql"]\n'
-        f'seeds = ["http://localhost:{web.port}/"]\n'
-    )
-    settings = {"CLOSESPIDER_PAGECOUNT": 50, "FOCUSED_ALLOWED_NETWORKS": "127.0.0.0/8"}
-    result = run_crawl(None, profile=profile, settings=settings)
+    seed_list = ", ".join(f'"{seed}"' for seed in seeds)
+    profile.write_text(f'name = "sql"\ndescription = "Relational databases"\nkeywords = ["sql"]\nseeds = [{seed_list}]\n')
+    return profile
+
+
+def test_dns_is_cached_and_a_dead_name_costs_one_lookup(web, run_crawl, tmp_path: Path):
+    result = run_crawl(None, profile=write_profile(tmp_path, [f"http://localhost:{web.port}/"]), settings=DIRECT)
     assert result.urls[0] == f"http://localhost:{web.port}/"
-    names = 1 + 13  # localhost, and the *.example hosts the portal links to (robots.txt, then the page)
-    assert result.stat("dnscache/miss") == names
-    assert result.stat("dnscache/negative_hit") >= 10  # each dead name was looked up once
-    assert result.stat("focused/host_failure/not_retried") >= 10
-    assert result.stat("retry/count") == 0
+    dead = 13  # the *.example hosts the portal links to
+    assert result.stat("dnscache/miss") == 1 + dead and result.stat("dnscache/error") == dead
+    # their robots.txt could not be fetched, so the host is disallowed: its page is not looked up again
+    assert result.stat("focused/robots/unreachable/CannotResolveHostError") == dead
+    assert result.stat("robotstxt/forbidden") == dead
+    assert result.stat("focused/host_failure/not_retried") == dead and result.stat("retry/count") == 0
+
+
+def test_a_dead_name_is_answered_from_the_negative_cache(web, run_crawl, tmp_path: Path):
+    seeds = [f"http://localhost:{web.port}/", *(f"http://gone.example/{i}.html" for i in range(4))]
+    settings = {**DIRECT, "ROBOTSTXT_OBEY": False}
+    result = run_crawl(None, profile=write_profile(tmp_path, seeds), settings=settings)
+    assert result.stat("dnscache/negative_hit") >= 1  # gone.example was looked up once, then answered from the cache
+    assert result.stat("dnscache/error") == result.stat("dnscache/miss") - 1  # each dead name failed once

@@ -6,7 +6,16 @@ import re
 from pathlib import Path
 
 from focused.extract import looks_binary
-from focused.localweb.hostile import GARBAGE_ROBOTS, GOOD_PAGES, HOSTILE, HOSTS, HUGE_ROBOTS, LIMIT, TARPIT
+from focused.localweb.hostile import (
+    GARBAGE_ROBOTS,
+    GOOD_PAGES,
+    HOSTILE,
+    HOSTS,
+    HUGE_ROBOTS,
+    LIMIT,
+    TARPIT,
+    UNREADABLE_ROBOTS,
+)
 
 SETTINGS = {"DOWNLOAD_TIMEOUT": 2, "DOWNLOAD_MAXSIZE": LIMIT, "RETRY_TIMES": 0, "FOCUSED_MAX_DELAY": 1}
 
@@ -15,7 +24,7 @@ def test_the_crawl_survives_hostile_answers_and_counts_each(hostile_web, run_cra
     profile = tmp_path / "hostile.toml"
     profile.write_text(
         'name = "hostile"\ndescription = "SQL databases"\nkeywords = ["sql"]\n'
-        f'seeds = ["http://{HOSTILE}/"]\n[crawl]\nallowed_domains = {list(HOSTS)}\n'.replace("'", '"')
+        f'seeds = ["http://{HOSTILE}/"]\n[crawl]\nallowed_domains = {list(HOSTS + UNREADABLE_ROBOTS)}\n'.replace("'", '"')
     )
     result = run_crawl(hostile_web.proxy, profile=profile, strategy="bfs", settings=SETTINGS)
     assert result.returncode == 0 and "Spider closed (finished)" in result.log
@@ -47,6 +56,10 @@ def test_the_crawl_survives_hostile_answers_and_counts_each(hostile_web, run_cra
     assert (GARBAGE_ROBOTS, "/good/0.html") in requested  # garbage robots.txt: nothing is disallowed
     assert (HUGE_ROBOTS, "/robots.txt") in requested and (HUGE_ROBOTS, "/private/secret.html") not in requested
     assert (TARPIT, "/good/0.html") in requested
+    for host in UNREADABLE_ROBOTS:  # a robots.txt that fails forbids the whole host (RFC 9309)
+        assert {path for h, path in requested if h == host} == {"/robots.txt"}, host
+    assert result.stat("focused/robots/unreachable/http_503") == 1
+    assert result.stat("focused/robots/unreachable/DownloadTimeoutError") == 1
 
 
 def test_binary_is_told_from_text():

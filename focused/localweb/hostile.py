@@ -4,8 +4,9 @@
 to one case each (malformed HTML, wrong and missing charsets, a decompression bomb, a
 huge body, binary served as HTML, an endless redirect chain, links with odd schemes and
 invalid URLs) and to ordinary pages between them; tarpit.example answers slowly or never;
-two hosts have a garbage and a very large robots.txt. The crawl must fetch every ordinary
-page, and skip each hostile one with a logged, counted reason. spa.example is a single-page
+two hosts have a garbage and a very large robots.txt, two a robots.txt that fails (a 503,
+no answer at all). The crawl must fetch every ordinary page, skip each hostile one with a
+logged, counted reason, and fetch nothing but robots.txt from a host whose rules it cannot read. spa.example is a single-page
 application: its text and links exist only after its script runs.
 """
 
@@ -19,6 +20,8 @@ from focused.localweb.web import Reply
 HOSTILE, TARPIT = "hostile.example", "tarpit.example"
 GARBAGE_ROBOTS, HUGE_ROBOTS = "garbage-robots.example", "huge-robots.example"
 HOSTS = (HOSTILE, TARPIT, GARBAGE_ROBOTS, HUGE_ROBOTS)
+DOWN_ROBOTS, SILENT_ROBOTS = "down-robots.example", "silent-robots.example"
+UNREADABLE_ROBOTS = (DOWN_ROBOTS, SILENT_ROBOTS)
 SPA = "spa.example"
 SPA_SCRIPT = b"""
 const app = document.getElementById("app");
@@ -65,7 +68,7 @@ class HostileWeb:
     def respond(self, host: str, target: str) -> Reply:
         if host == SPA:
             return self._spa(target)
-        if host not in HOSTS:
+        if host not in HOSTS + UNREADABLE_ROBOTS:
             return Reply(502, b"Bad Gateway: unknown host", "text/plain")
         if target == "/robots.txt":
             return self._robots(host)
@@ -80,6 +83,10 @@ class HostileWeb:
         return Reply(200, page(f"Front page of {host}", "A host with a strange robots.txt.", links).encode())
 
     def _robots(self, host: str) -> Reply:
+        if host == DOWN_ROBOTS:
+            return Reply(503, b"Service Unavailable", "text/plain")
+        if host == SILENT_ROBOTS:
+            return Reply(200, b"", delay=3600)
         if host == GARBAGE_ROBOTS:
             return Reply(200, self.noise, "text/plain")
         if host == HUGE_ROBOTS:  # 600 kB of rules, under the size limit: it must be parsed, not skipped
@@ -108,7 +115,7 @@ class HostileWeb:
     def _case(self, target: str) -> Reply:
         if target == "/":
             links = [url for i, case in enumerate(CASES) for url in (case, f"/good/{i % GOOD_PAGES}.html")]
-            links += ODD_LINKS + good_links(HOSTILE) + [f"http://{h}/" for h in HOSTS[1:]]
+            links += ODD_LINKS + good_links(HOSTILE) + [f"http://{h}/" for h in HOSTS[1:] + UNREADABLE_ROBOTS]
             return Reply(200, page("Hostile front page", "Every kind of trouble.", links).encode())
         if target == "/malformed.html":
             body = b"<html><head><title>Malformed</title><body><div><p>SQL <b>tables <table><tr><td>rows</p>"
