@@ -87,7 +87,7 @@ def test_trap_pages_are_bounded_by_the_guards(full_crawl):
 def test_dead_host_fails_fast(full_crawl):
     result, log = full_crawl
     dead = [e for e in log if e["host"] == DEAD]
-    assert len(dead) <= 2  # robots.txt and the page, each once: a proxy's 502 is not retried
+    assert [e["path"] for e in dead] == ["/robots.txt"]  # a proxy's 502 is not retried; no rules, no pages
     assert result.stat("focused/host_failure/not_retried") >= 1
 
 
