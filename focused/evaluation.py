@@ -98,6 +98,8 @@ def calibration(pages: Sequence[FetchedPage], relevant: Collection[str]) -> dict
     ]
     return {
         "pages": len(judged),
+        "estimated_harvest": round(float(estimate.mean()), 4),  # the crawl's own estimate ...
+        "labeled_harvest": round(float(truth.mean()), 4),  # ... and the labels' verdict on the same pages
         "precision": round(float(precision_score(truth, verdict, zero_division=0)), 4),
         "recall": round(float(recall_score(truth, verdict, zero_division=0)), 4),
         "brier": round(float(brier_score_loss(truth, estimate)), 4) if truth.any() and not truth.all() else None,

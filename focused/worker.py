@@ -18,6 +18,7 @@ from typing import Any
 
 import numpy as np
 
+from focused.credibility import credible
 from focused.extract import Link
 from focused.strategies.base import ParentPage, Scored, Strategy
 
@@ -35,21 +36,25 @@ class PageJob:
     info: dict[str, Any] = field(default_factory=dict)  # the request's meta["focused"]
     duplicate: bool = False
     stuffed: bool = False  # keyword stuffing (focused.spam): judged irrelevant whatever the classifier says
+    plausibility: float = 1.0  # content within the range of the user's examples (focused.credibility)
+    novelty: float = 1.0  # share of the text the crawl has not read before
 
 
 @dataclass
 class PageResult:
-    relevance: float
+    relevance: float  # the credible probability that the page is relevant
     relevant: bool
     scored: list[Scored]
+    classifier: float  # the classifier's own probability, before credibility
 
 
 class ModelWorker:
-    def __init__(self, classify: Classify, strategy: Strategy, threshold: float, crawler: Any):
+    def __init__(self, classify: Classify, strategy: Strategy, threshold: float, crawler: Any, prior: float = 0.0):
         self.classify = classify
         self.crawler = crawler  # its stats exist once the crawl starts
         self.strategy = strategy
         self.threshold = threshold
+        self.prior = prior  # what an implausible page's probability shrinks to
         self.executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="focused-models")
         self.waiting: list[tuple[PageJob, asyncio.Future]] = []
         self.busy = False
@@ -101,20 +106,23 @@ class ModelWorker:
         except Exception as exc:  # handed back to the page's own parse() as its exception
             return exc
 
-    def _score(self, job: PageJob, relevance: float) -> PageResult:
-        relevance = 0.0 if job.stuffed else relevance
+    def _score(self, job: PageJob, probability: float) -> PageResult:
+        """The page's credible relevance; what its links inherit and the strategy learns from is the part of it
+        that is new (a near-duplicate's: nothing)."""
+        relevance = 0.0 if job.stuffed else credible(probability, job.plausibility, self.prior)
         relevant = relevance >= self.threshold
         parent = ParentPage(
             url=job.url,
             depth=job.depth,
-            relevance=0.0 if job.duplicate else relevance,
+            relevance=0.0 if job.duplicate else relevance * job.novelty,
             relevant=relevant and not job.duplicate,
             duplicate=job.duplicate,
+            credibility=0.0 if job.stuffed or job.duplicate else job.plausibility * job.novelty,
             signals={} if job.duplicate else job.info.get("signals", {}),
             info=job.info,
             text=f"{job.title}\n{job.text}",
         )
-        return PageResult(relevance, relevant, self.strategy.score(parent, job.links))
+        return PageResult(relevance, relevant, self.strategy.score(parent, job.links), probability)
 
     def _finish(self, batch: list[tuple[PageJob, asyncio.Future]], outcome: asyncio.Future) -> None:
         self.busy = False

@@ -31,28 +31,32 @@ class Command(ScrapyCommand):
         if len(args) != 1:
             raise UsageError("give one profile: scrapy train profiles/NAME.toml")
         from focused.profile import ProfileError, load_profile
-        from focused.training import TrainingError, example_from, local_examples, save, split_sources, train
+        from focused.training import (
+            TrainingError, example_from, local_examples, profile_example, save, split_sources, train)
 
         try:
             profile = load_profile(args[0])
             urls, files = split_sources(profile)
-            examples = local_examples(files) + [example_from(i["url"], i["label"], i["body"], i["url"]) for i in self._fetch(urls)]
+            fetched, skipped = self._fetch(urls)
+            examples = [profile_example(profile), *local_examples(files)]
+            examples += [example_from(i["url"], i["label"], i["body"], i["url"]) for i in fetched]
             pipeline, kind, metrics = train(examples, opts.model)
         except (ProfileError, TrainingError) as exc:
             print(f"focused: {exc}", file=sys.stderr)
             self.exitcode = 2
             return
-        card = save(pipeline, kind, metrics, examples, profile, Path(opts.output))
+        card = save(pipeline, kind, metrics, examples, profile, Path(opts.output), skipped)
         self._report(profile.name, kind, metrics, len(examples), card)
 
-    def _fetch(self, urls: list[tuple[str, int]]) -> list[dict[str, Any]]:
-        """Fetch example URLs with the project's settings: robots.txt, politeness, http_proxy."""
+    def _fetch(self, urls: list[tuple[str, int]]) -> tuple[list[dict[str, Any]], dict[str, str]]:
+        """Fetch example URLs with the project's settings (robots.txt, politeness, http_proxy). An example that
+        cannot be fetched (dead, an HTTP error, disallowed by robots.txt) is skipped with a warning: the card
+        lists it, and training goes on if enough examples remain."""
         if not urls:
-            return []
+            return [], {}
         from tqdm import tqdm
 
         from focused.spiders.examples import ExamplesSpider
-        from focused.training import TrainingError
 
         items: list[dict[str, Any]] = []
         bar = tqdm(total=len(urls), desc="fetching examples", unit="page")
@@ -67,17 +71,19 @@ class Command(ScrapyCommand):
         self.crawler_process.start()
         bar.close()
         failures = crawler.spider.failures
-        if failures:
-            listed = "; ".join(f"{url} ({why})" for url, why in sorted(failures.items()))
-            raise TrainingError(f"could not fetch {len(failures)} example(s): {listed}")
-        return items
+        for url, why in sorted(failures.items()):
+            print(f"focused: warning: skipped example {url}: {why}", file=sys.stderr)
+        return items, failures
 
     @staticmethod
     def _report(name: str, kind: str, metrics: dict[str, dict[str, float]], count: int, card: Path) -> None:
         print(f"\nProfile {name}: {count} examples, stratified cross-validation")
-        print(f"{'model':<10} {'precision':>9} {'recall':>7} {'F1':>6} {'ROC AUC':>8} {'texts/s':>8}")
+        print(f"{'model':<10} {'precision':>9} {'recall':>7} {'F1':>6} {'ROC AUC':>8} {'calib.':>7} {'texts/s':>8}"
+              f" {'value':>6}")
         for model, m in metrics.items():
             mark = "  <- kept" if model == kind else ""
             print(f"{model:<10} {m['precision']:9.3f} {m['recall']:7.3f} {m['f1']:6.3f} {m['roc_auc']:8.3f} "
-                  f"{m['texts_per_second']:8.0f}{mark}")
+                  f"{m['calibration_error']:7.3f} {m['texts_per_second']:8.0f} {m['crawl_value']:6.1f}{mark}")
+        print("calib.: expected calibration error on held-out examples; value: (ROC AUC - 0.5) x pages/s a crawl "
+              "can classify with the model")
         print(f"Wrote {card.with_suffix('.joblib')} and its card {card}")

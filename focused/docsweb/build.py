@@ -2,11 +2,12 @@
 
 Writes to the output folder:
 - sites/HOST/PATH: each manual's HTML under its public name, links rewritten (sites.py),
-  the hazard hosts linked from a few entry pages (hazards.py);
+  the hazard hosts linked from a few entry pages (hazards.py, farms.py);
 - pages.jsonl: every page as the crawler's extraction sees it (URL, title, main text);
 - graph.tsv: the links between the web's pages; seeds.txt: the sites' front pages;
 - labels/TOPIC.txt: the relevant URLs of each topic (topics.py), and training/TOPIC/ with
   a small share of them (and of the rest) as examples; profiles/TOPIC.toml;
+- farm_text.json: sentences of the labeled pages, which the adversarial hosts recombine;
 - stats.json: sites, pages, cross-site links, labeled pages per topic.
 """
 
@@ -21,7 +22,7 @@ from typing import Any
 
 from scrapy.http import HtmlResponse
 
-from focused.docsweb import hazards
+from focused.docsweb import farms, hazards
 from focused.docsweb.sites import SITES, PublicLinks, Site
 from focused.docsweb.topics import TOPICS, Topic
 from focused.extract import extract
@@ -49,8 +50,9 @@ def _page(job: tuple[Site, Path, Path, PublicLinks]) -> dict[str, Any]:
     relative = file.relative_to(site.source).as_posix()
     url = canonical_url(site.url(relative))
     body = public_links(file.read_bytes())
-    if url in hazards.ENTRY_PAGES:
-        body = body.replace(b"</body>", hazards.community_links() + b"</body>", 1)
+    footer = (hazards.community_links() if url in hazards.ENTRY_PAGES else b"")
+    footer += farms.entry_links(url) if url in hazards.FARM_ENTRY_PAGES else b""
+    body = body.replace(b"</body>", footer + b"</body>", 1)
     target = out / "sites" / site.host / site.prefix.lstrip("/") / relative
     target.parent.mkdir(parents=True, exist_ok=True)
     target.write_bytes(body)
@@ -83,10 +85,11 @@ def build(
     seeds = [canonical_url(site.url("index.html")) for site in sites]
     _write_lines(out / "seeds.txt", seeds)
     labels = {t.name: sorted(p["url"] for p in pages if t.relevant(p["url"], p["title"], p["text"])) for t in topics}
+    farms.farm_text(pages, labels).save(out)
     for topic in topics:
         _write_lines(out / "labels" / f"{topic.name}.txt", labels[topic.name])
         examples = _write_examples(out / "training" / topic.name, pages, set(labels[topic.name]), out)
-        hosts = [site.host for site in sites] + list(hazards.HOSTS)
+        hosts = [site.host for site in sites] + list(hazards.HOSTS) + list(farms.HOSTS)
         _write_profile(out / "profiles" / f"{topic.name}.toml", topic, seeds, hosts, out / "training" / topic.name)
         labels[topic.name + "/examples"] = examples
     stats = _stats(pages, edges, labels, topics)
@@ -157,7 +160,7 @@ def _stats(
         "cross_site_links": sum(cross.values()),
         "pages_per_site": dict(sorted(per_host.items())),
         "cross_site_links_by_pair": {f"{s} -> {t}": n for (s, t), n in cross.most_common()},
-        "hazard_hosts": list(hazards.HOSTS),
+        "hazard_hosts": list(hazards.HOSTS) + list(farms.HOSTS),
         "labeled_relevant": {t.name: len(labels[t.name]) for t in topics},
         "training_positives": {t.name: len(labels[t.name + "/examples"]) for t in topics},
         "relevant_per_site": {

@@ -6,6 +6,7 @@
 - app.example: a single-page app whose text and links exist only after its script runs;
 - loop.example: redirect loops and an endless redirect chain.
 None of their pages is labeled relevant: bait, copies and empty shells add nothing.
+The adversarial hosts (farms.py) are linked from the same entry pages, and a few more.
 """
 
 from __future__ import annotations
@@ -18,12 +19,19 @@ from focused.localweb.web import Page, Reply, render
 CALENDAR, SPAM, MIRROR, APP, LOOP = "calendar.example", "spam.example", "mirror.example", "app.example", "loop.example"
 MIRRORED = "www.sqlite.org"
 HOSTS = (CALENDAR, SPAM, MIRROR, APP, LOOP)
-# The real pages that link to the hazards (a "community" line appended to each).
+# The real pages that link to the hazards (a "community" line appended to each) and, with
+# FARM_ENTRY_PAGES, to the adversarial hosts (a "sponsored" line).
 ENTRY_PAGES = (
     "http://docs.python.org/3/index.html",
     "http://docs.djangoproject.com/en/3.2/index.html",
     "http://www.sqlite.org/index.html",
     "http://httpd.apache.org/docs/2.4/index.html",
+)
+FARM_ENTRY_PAGES = ENTRY_PAGES + (
+    "http://pandas.pydata.org/docs/index.html",
+    "http://docs.pytest.org/en/7.2.x/index.html",
+    "http://www.postgresql.org/docs/15/index.html",
+    "http://cmake.org/cmake/help/v3.25/index.html",
 )
 BAIT = ("transaction commit rollback isolation lock database SQL HTTP request response header cookie "
         "cache proxy status").split()

@@ -47,6 +47,23 @@ SITES = (
     Site("git-scm.com", "/docs/", DOC / "git-doc", "git-doc"),
     Site("flask.palletsprojects.com", "/en/2.2.x/", DOC / "python-flask-doc/html", "python-flask-doc"),
     Site("requests.readthedocs.io", "/en/latest/", DOC / "python-requests-doc/html", "python-requests-doc"),
+    Site("pandas.pydata.org", "/docs/", DOC / "python-pandas-doc/html", "python-pandas-doc"),
+    Site("scikit-learn.org", "/stable/", DOC / "python-sklearn-doc/html", "python-sklearn-doc"),
+    Site("docs.scipy.org", "/doc/scipy/", DOC / "python-scipy-doc/html", "python-scipy-doc"),
+    Site("docs.dask.org", "/en/stable/", DOC / "python-dask-doc/html", "python-dask-doc"),
+    Site("docs.xarray.dev", "/en/stable/", DOC / "python-xarray-doc/html", "python-xarray-doc"),
+    Site("docs.celeryq.dev", "/en/stable/", DOC / "python-celery-doc/html", "python-celery-doc"),
+    Site("www.tornadoweb.org", "/en/stable/", DOC / "python-tornado-doc/html", "python-tornado-doc"),
+    Site("docs.aiohttp.org", "/en/stable/", DOC / "python-aiohttp-doc/html", "python-aiohttp-doc"),
+    Site("docs.pytest.org", "/en/7.2.x/", DOC / "python-pytest-doc/html", "python-pytest-doc"),
+    Site("cmake.org", "/cmake/help/v3.25/", DOC / "cmake-doc/html", "cmake-doc"),
+    Site("cryptography.io", "/en/latest/", DOC / "python-cryptography-doc/html", "python-cryptography-doc"),
+    Site("www.psycopg.org", "/docs/", DOC / "python-psycopg2-doc/html", "python-psycopg2-doc"),
+    Site("www.sphinx-doc.org", "/en/master/", DOC / "sphinx-doc/html", "sphinx-doc"),
+    Site("jinja.palletsprojects.com", "/en/3.1.x/", DOC / "python-jinja2-doc/html", "python-jinja2-doc"),
+    Site("werkzeug.palletsprojects.com", "/en/2.2.x/", DOC / "python-werkzeug-doc/html", "python-werkzeug-doc"),
+    Site("click.palletsprojects.com", "/en/8.1.x/", DOC / "python-click-doc/html", "python-click-doc"),
+    Site("bind9.readthedocs.io", "/en/latest/", DOC / "bind9-doc/arm", "bind9-doc"),
 )
 PACKAGES = tuple(site.package for site in SITES)
 ATTRIBUTE = re.compile(rb'(href|src)=(["\'])(.*?)\2', re.IGNORECASE | re.DOTALL)

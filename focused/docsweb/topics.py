@@ -7,6 +7,9 @@ least `min_density` times per 1,000 words, or a term is in the title and the ter
 least `title_hits` times (the page's own title: "Title — Site" counts as "Title"). Whole words, case-insensitive. Index pages (lists of links:
 genindex, modindex, cross-reference tables) are never relevant: they name topics, they are
 not about one.
+
+The split is fixed here: the crawler's strategy and settings may be tuned on TUNING topics
+only; every table reports the others as held-out, first.
 """
 
 from __future__ import annotations
@@ -74,4 +77,76 @@ TOPICS = (
          r"etag", r"redirects?", r"proxy", r"proxies"),
         min_core=3, min_hits=12, min_density=8.0, title_hits=4,
     ),
+    Topic(
+        "datetime",
+        "Dates and times in software: date and time types, time zones and UTC offsets, timestamps, parsing and "
+        "formatting dates, date arithmetic and intervals, and data indexed by time.",
+        ("date", "time zone", "timestamp", "datetime", "strftime", "utc", "interval", "time series"),
+        r"dates?|datetimes?|timestamps?|time ?zones?",
+        (r"utc", r"strftime", r"strptime", r"tzinfo", r"time series", r"iso ?8601", r"epoch", r"daylight saving",
+         r"timedeltas?", r"leap", r"calendars?", r"naive", r"aware"),
+        min_core=5, min_hits=12, min_density=8.0, title_hits=5,
+    ),
+    Topic(
+        "regex",
+        "Regular expressions: pattern syntax, matching and searching text, groups and backreferences, "
+        "substitution, flags, and regular-expression functions in languages, databases and tools.",
+        ("regular expression", "regex", "pattern", "match", "group", "substitute", "search"),
+        r"regular expressions?|regex(?:es|p|ps)?",
+        (r"patterns?", r"re\.\w+", r"backreferences?", r"lookahead", r"lookbehind", r"metacharacters?",
+         r"greedy", r"character class(?:es)?", r"capturing"),
+        min_core=3, min_hits=10, min_density=5.0, title_hits=3,
+    ),
+    Topic(
+        "testing",
+        "Testing software: unit tests, test runners, fixtures, assertions, mocking, test clients and test "
+        "databases, parametrized tests, and coverage.",
+        ("test", "unit test", "fixture", "assert", "mock", "test runner", "test case"),
+        r"tests?|testing|unittest|pytest",
+        (r"fixtures?", r"assert\w*", r"mock(?:s|ing|ed)?", r"test ?cases?", r"test suites?", r"test runners?",
+         r"doctests?", r"parametriz\w+", r"coverage", r"teardown"),
+        min_core=8, min_hits=15, min_density=12.0, title_hits=6,
+    ),
+    Topic(
+        "tls",
+        "Encryption and TLS: SSL/TLS connections, certificates and certificate authorities, keys, ciphers, "
+        "signatures and cryptographic primitives, in servers, clients and libraries.",
+        ("tls", "ssl", "certificate", "encryption", "cipher", "private key", "signature", "https"),
+        r"ssl|tls|certificates?|encrypt\w*",
+        (r"x\.?509", r"ciphers?", r"private keys?", r"public keys?", r"handshake", r"openssl", r"pem",
+         r"signatures?", r"rsa", r"aes", r"cryptograph\w*", r"https"),
+        min_core=4, min_hits=12, min_density=8.0, title_hits=4,
+    ),
+    Topic(
+        "dataframes",
+        "Tabular data in Python: DataFrame and Series objects, indexes and columns, selecting, grouping, "
+        "merging, reshaping and aggregating labeled data.",
+        ("dataframe", "series", "column", "index", "groupby", "merge", "pivot", "aggregate"),
+        r"dataframes?",
+        (r"series", r"columns?", r"index(?:es)?", r"groupby", r"dtypes?", r"merge", r"pivot\w*", r"resample",
+         r"axis", r"nan", r"loc", r"iloc", r"aggregat\w+"),
+        min_core=2, min_hits=8, min_density=8.0, title_hits=3,
+    ),
+    Topic(
+        "logging",
+        "Logging in applications and servers: loggers, log levels, handlers and formatters, log files and "
+        "rotation, error and access logs, warnings and debugging output.",
+        ("logging", "log", "logger", "log level", "handler", "warning", "debug", "error log"),
+        r"log(?:s|ging|ged|gers?)?",
+        (r"log ?levels?", r"warnings?", r"debug", r"handlers?", r"syslog", r"formatters?", r"verbos\w+",
+         r"stderr", r"rotat\w+", r"loglevel"),
+        min_core=6, min_hits=14, min_density=10.0, title_hits=5,
+    ),
+    Topic(
+        "unicode",
+        "Unicode and text encodings: characters and code points, UTF-8 and other encodings, encoding and "
+        "decoding bytes, collation and normalization.",
+        ("unicode", "utf-8", "encoding", "decode", "code point", "character set", "bytes"),
+        r"unicode",
+        (r"utf-?8", r"utf-?16", r"encodings?", r"code ?points?", r"charsets?", r"character sets?", r"ascii",
+         r"latin-?1", r"decod\w+", r"normaliz\w+", r"collations?"),
+        min_core=3, min_hits=10, min_density=6.0, title_hits=4,
+    ),
 )
+TUNING = ("transactions", "http")  # the topics the strategy and its settings may be tuned on
+HELD_OUT = tuple(topic.name for topic in TOPICS if topic.name not in TUNING)

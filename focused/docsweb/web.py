@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from urllib.parse import unquote
 
-from focused.docsweb import hazards
+from focused.docsweb import farms, hazards
 from focused.localweb.web import Reply
 
 CONTENT_TYPES = {".html": "text/html", ".txt": "text/plain; charset=utf-8"}  # HTML declares its charset
@@ -19,13 +19,16 @@ class DocsWeb:
         self.sites = (root / "sites").resolve()
         if not self.sites.is_dir():
             raise FileNotFoundError(f"{root}: no built benchmark web here (run: python -m focused.docsweb build)")
-        self.hosts = frozenset(path.name for path in self.sites.iterdir()) | set(hazards.HOSTS)
+        self.hosts = frozenset(path.name for path in self.sites.iterdir()) | set(hazards.HOSTS) | set(farms.HOSTS)
+        self.farms = farms.Farms(farms.FarmText.load(root), self._file)
 
     def respond(self, host: str, target: str) -> Reply:
         if host not in self.hosts:
             return Reply(502, b"Bad Gateway: unknown host", "text/plain")
         if target == "/robots.txt":
             return Reply(200, ROBOTS, "text/plain")
+        if host in farms.HOSTS:
+            return self.farms.respond(host, target)
         if host in hazards.HOSTS:
             mirrored = self._file(hazards.MIRRORED, target) if host == hazards.MIRROR else Reply(404)
             return hazards.respond(host, target, mirrored)

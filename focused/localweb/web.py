@@ -126,6 +126,8 @@ class LocalWeb:
             reply = self.respond(MIRRORED, target)
             reply.body = reply.body.replace(MIRRORED.encode(), MIRROR.encode()).replace(b"<footer>", b"<footer>Mirror copy. ")
             return reply
+        if host in adversarial.HOSTS:
+            return adversarial.respond(self, host, target)
         for prefix, handler in self._dynamic:
             if host == prefix[0] and target.startswith(prefix[1]):
                 return handler(self, host, target)
@@ -137,7 +139,7 @@ class LocalWeb:
         return Reply(200, render(page).encode(), delay=SLOW_SECONDS.get(host, 0.0))
 
     def _hosts_known(self, host: str) -> bool:
-        return host in SITES or host in (PORTAL, NEWS, MIRROR, CALENDAR, SHOP, STORM)
+        return host in SITES or host in (PORTAL, NEWS, MIRROR, CALENDAR, SHOP, STORM) or host in adversarial.HOSTS
 
     def _robots(self, host: str) -> Reply:
         if not self._hosts_known(host):
@@ -221,6 +223,8 @@ class LocalWeb:
         self._cross_links(articles)
         self._portal(articles)
         self._news(articles)
+        for url, link in adversarial.entry_links().items():
+            self.pages[url].links.append(link)
 
     def _site(self, host: str, topic: str, sections: int, per_section: int) -> list[Page]:
         home = self._page(f"http://{host}/", topic, home=True)
@@ -355,3 +359,6 @@ def write_examples(web: LocalWeb, directory: Path, positives: int = 16, negative
 
 def _page_of(reply: Reply) -> str:
     return reply.body.decode()
+
+
+from focused.localweb import adversarial  # noqa: E402  (it builds on the page model above)

@@ -23,6 +23,7 @@ from twisted.python.failure import Failure
 
 from focused import signals as focused_signals
 from focused.classifier import ClassifierError, PageClassifier, card_path, load_classifier
+from focused.credibility import Envelope, NoveltyIndex, content_features, topic_words
 from focused.extract import Link, Page, extract, is_html, looks_binary
 from focused.hosthealth import failure_reason
 from focused.items import PageItem
@@ -93,9 +94,13 @@ class FocusedSpider(scrapy.Spider):
         if rendering_wanted(settings, self.profile.render_hosts):
             enable_rendering(settings)
         self.relevance_model = classifier.kind if classifier else "keywords"
-        self.worker = ModelWorker(
-            classifier or KeywordBatch(self.profile), self.strategy, self.profile.relevance_threshold, crawler
-        )
+        card = classifier.card if classifier else {}
+        tolerance = settings.getfloat("FOCUSED_OOD_TOLERANCE")
+        self.envelope = Envelope.from_dict(card["envelope"], tolerance) if "envelope" in card and tolerance else None
+        self.topic_words = topic_words(self.profile.keywords)
+        self.calibration_error = card.get("metrics", {}).get(card.get("model"), {}).get("calibration_error", 0.0)
+        self.worker = ModelWorker(classifier or KeywordBatch(self.profile), self.strategy,
+                                  self.profile.relevance_threshold, crawler, card.get("prior", 0.0))
         self.context_words = settings.getint("FOCUSED_CONTEXT_WORDS")
         self.neardup_distance = settings.getint("FOCUSED_NEARDUP_DISTANCE")
         self.min_word_diversity = settings.getfloat("FOCUSED_MIN_WORD_DIVERSITY")
@@ -109,8 +114,16 @@ class FocusedSpider(scrapy.Spider):
             self.state["neardup"] = SimHashIndex(self.neardup_distance)
         return self.state["neardup"]
 
+    @property
+    def novelty(self) -> NoveltyIndex:
+        """Like the near-duplicate index, kept in spider.state."""
+        if "novelty" not in self.state:
+            self.state["novelty"] = NoveltyIndex()
+        return self.state["novelty"]
+
     async def start(self) -> AsyncIterator[scrapy.Request]:
         self._resume_strategy()
+        self.crawler.stats.set_value("focused/estimate/calibration_error", self.calibration_error)
         for url in self.profile.seeds:
             seed = self.strategy.seed(url)
             yield scrapy.Request(url, meta={"focused": {"score": seed.score, "signals": seed.signals}})
@@ -144,8 +157,10 @@ class FocusedSpider(scrapy.Spider):
         links = self._in_scope(page.links)
         info = response.meta.get("focused", {})
         stuffed = is_stuffed(page.text, self.min_word_diversity)
+        plausibility = self.envelope.plausibility(content_features(page.title, page.text, self.topic_words)) \
+            if self.envelope else 1.0
         job = PageJob(page.url, response.meta.get("depth", 0), page.title, page.text, links, info,
-                      duplicate_of is not None, stuffed)
+                      duplicate_of is not None, stuffed, plausibility, self.novelty.novelty(page.text))
         try:
             result = await self.worker.page(job)
         except Exception as exc:  # a page the models cannot score must not stop the crawl
@@ -156,6 +171,9 @@ class FocusedSpider(scrapy.Spider):
         stats.inc_value("focused/relevant", int(result.relevant))
         stats.inc_value("focused/near_duplicates", int(duplicate_of is not None))
         stats.inc_value("focused/keyword_stuffed", int(stuffed))
+        stats.inc_value("focused/implausible", int(plausibility < 0.5))
+        stats.inc_value("focused/estimate/probability_sum", result.relevance)
+        stats.inc_value("focused/estimate/variance_sum", result.relevance * (1 - result.relevance))
         for link, scored in zip(links, result.scored):
             meta = {
                 "score": scored.score,
@@ -167,7 +185,7 @@ class FocusedSpider(scrapy.Spider):
             }
             yield scrapy.Request(link.url, meta={"focused": meta})
         # The item last: once it is written, its links are in the frontier (and in a JOBDIR's journal).
-        yield self._item(response, page, result, duplicate_of, len(links))
+        yield self._item(response, page, result, duplicate_of, len(links), job)
 
     def failed(self, failure: Failure) -> None:
         """The errback of every request: a fetch that gave no page is logged and counted, and the crawl goes on."""
@@ -200,7 +218,8 @@ class FocusedSpider(scrapy.Spider):
         self.crawler.stats.inc_value("focused/dropped/offsite", len(links) - len(kept))
         return kept
 
-    def _item(self, response: Response, page: Page, result: PageResult, duplicate_of: str | None, outlinks: int) -> PageItem:
+    def _item(self, response: Response, page: Page, result: PageResult, duplicate_of: str | None, outlinks: int,
+              job: PageJob) -> PageItem:
         info = response.meta.get("focused", {})
         return PageItem(
             url=response.url,
@@ -223,6 +242,9 @@ class FocusedSpider(scrapy.Spider):
                 "parent_relevance": info.get("parent_relevance"),
                 "signals": info.get("signals", {}),
                 "relevance_model": self.relevance_model,
+                "classifier": round(result.classifier, 4),
+                "plausibility": round(job.plausibility, 4),
+                "novelty": round(job.novelty, 4),
             },
         )
 

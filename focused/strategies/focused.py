@@ -1,18 +1,23 @@
 """The learned strategy: link classifier, context graph and hub scores, learning as it crawls.
 
-    score(link) = w_link · p(relevant | anchor, words around, URL words, parent relevance, distance)
+    score(link) = w_link · p(relevant | anchor, words around, URL words, parent relevance, distance) · c(parent)
                 + w_parent · relevance(parent)
                 + w_context_graph · closeness(parent)
                 + w_hub · hub(parent) · p(...)
                 + w_explore · ½^(pages fetched from the link's host)
 
 - p(...) is an online logistic model (SGD) trained on the crawl's own outcomes: the link
-  that led to each fetched page is an example, labeled by the page classifier (a
-  near-duplicate counts as irrelevant: it adds nothing; so does a link that gave no page,
-  such as a 404). Its features: the words of anchor, context and URL, their lexical
+  that led to each fetched page is an example, with a soft label: the page's credible
+  relevance times its novelty (focused/credibility.py), so an uncertain verdict teaches
+  as little as it is worth, a near-duplicate teaches "nothing new" and so does a link that
+  gave no page, such as a 404. Its features: the words of anchor, context and URL, their lexical
   similarity to the profile, the distance since the last relevant ancestor, the parent's
-  relevance and the target host's smoothed rate of new relevant pages. Until it has seen
+  relevance and the target host's smoothed rate of new relevant content (the same soft labels, summed). Until it has seen
   FOCUSED_LINK_WARMUP pages of each class, the lexical similarity alone stands in for it.
+- c(parent) is the parent's credibility as a source: the plausibility of its content times
+  its novelty (focused/credibility.py). A page stuffed with the topic's words, or text spun
+  from pages already read, does not get to vouch for its own links with topical anchors:
+  a link farm's pages link to each other with exactly the words the topic uses.
 - closeness(parent) = Σ_k P(parent is in layer k) · (1, 1, ½, 0)[k] · min(1, 10 / links on the parent),
   from the context graph: a layer classifier on page text, refit every batch on layers
   observed in the crawl graph (a relevant page is layer 0, the page that led to it layer 1,
@@ -67,11 +72,12 @@ class Focused(Strategy):
         self.link_features = HashingVectorizer(n_features=2**18, alternate_sign=False, norm="l2", token_pattern=r"\S+")
         self.page_features = HashingVectorizer(n_features=2**18, alternate_sign=False, norm="l2", stop_words="english")
         self.link_model = SGDClassifier(loss="log_loss", alpha=1e-4, random_state=0)
-        self.examples: list[tuple[dict[str, Any], int]] = []  # links whose page has been judged, not yet learned
-        self.outcomes = [0, 0]  # irrelevant, relevant pages learned from
-        self.host_pages: dict[str, list[int]] = {}  # host -> [pages fetched, new relevant pages]
+        self.examples: list[tuple[dict[str, Any], float]] = []  # links whose page has been judged, not yet learned
+        self.outcomes = [0.0, 0.0]  # irrelevant, relevant outcomes learned from (soft labels summed)
+        self.host_pages: dict[str, list[float]] = {}  # host -> [pages fetched, new relevant content]
         self.page_rows: list[sparse.csr_matrix] = []
         self.closeness: list[float] = []
+        self.credibility: list[float] = []  # per fetched page: its credibility as a source of links
         self.hubs = np.zeros(0)
         self.version = 0  # bumped when the models change: the frontier should be re-scored
 
@@ -98,14 +104,17 @@ class Focused(Strategy):
         scored = []
         for info, parent, p in zip(infos, parents, p_link):
             signals = {
-                "link": w["link"] * float(p),
+                "link": w["link"] * float(p) * self._credibility(parent),
                 "parent": w["parent"] * float(info.get("parent_relevance") or 0.0),
                 "context_graph": w["context_graph"] * self._closeness(parent),
-                "hub": w["hub"] * float(p) * (float(self.hubs[parent]) if 0 <= parent < len(self.hubs) else 0.0),
+                "hub": w["hub"] * float(p) * self._credibility(parent) * (float(self.hubs[parent]) if 0 <= parent < len(self.hubs) else 0.0),
                 "explore": w["explore"] * 0.5 ** self.host_pages.get(host_of(info["url"]), (0, 0))[0],
             }
             scored.append(Scored(sum(signals.values()), signals))
         return scored
+
+    def _credibility(self, parent: int) -> float:
+        return self.credibility[parent] if parent >= 0 else 1.0
 
     def _closeness(self, parent: int) -> float:
         """The parent's closeness to relevant pages, split among its links beyond CLOSENESS_FANOUT: a page one
@@ -121,18 +130,19 @@ class Focused(Strategy):
         number = self.graph.add(parent.url, info.get("parent_url"), parent.relevance, parent.relevant,
                                 [link.url for link in links], parent.duplicate)
         self.page_rows.append(self.page_features.transform([parent.text[:PAGE_CHARS]]))
-        counts = self.host_pages.setdefault(host_of(parent.url), [0, 0])
+        counts = self.host_pages.setdefault(host_of(parent.url), [0, 0.0])
         counts[0] += 1
-        counts[1] += parent.relevant
+        counts[1] += parent.relevance
         self.closeness.append(self._observed_closeness(number))
+        self.credibility.append(parent.credibility)
         if info.get("parent_url"):
-            self.examples.append(({**info, "url": parent.url}, int(parent.relevant)))
+            self.examples.append(({**info, "url": parent.url}, parent.relevance))
 
     def dead_end(self, url: str, info: dict[str, Any]) -> None:
         """The fetch found nothing: an irrelevant outcome for the link model and for the host's rate."""
-        self.host_pages.setdefault(host_of(url), [0, 0])[0] += 1
+        self.host_pages.setdefault(host_of(url), [0, 0.0])[0] += 1
         if info.get("parent_url"):
-            self.examples.append(({**info, "url": url}, 0))
+            self.examples.append(({**info, "url": url}, 0.0))
 
     def _observed_closeness(self, number: int) -> float:
         """Until the next refit: 1 for a relevant page, halved per link since one, 0 for a near-duplicate."""
@@ -143,11 +153,13 @@ class Focused(Strategy):
         if self.examples:
             infos = [info for info, _ in self.examples]
             X = self._link_matrix(infos, self._parents(infos))
-            y = np.array([label for _, label in self.examples])
+            soft = np.array([label for _, label in self.examples])
+            # A soft label r is two weighted examples: relevant with weight r, irrelevant with weight 1 - r.
+            X2, y, weight = sparse.vstack([X, X]).tocsr(), np.repeat([1, 0], len(soft)), np.concatenate([soft, 1 - soft])
             for _ in range(EPOCHS):
-                self.link_model.partial_fit(X, y, classes=[0, 1])
-            self.outcomes[0] += int((y == 0).sum())
-            self.outcomes[1] += int(y.sum())
+                self.link_model.partial_fit(X2, y, classes=[0, 1], sample_weight=weight)
+            self.outcomes[0] += float((1 - soft).sum())
+            self.outcomes[1] += float(soft.sum())
             self.examples = []
         if self.weights["context_graph"]:
             self._fit_layers()

@@ -1,0 +1,124 @@
+"""How much a page classifier's verdict deserves belief: content plausibility and novelty.
+
+A classifier trained on a few examples calls any page relevant that uses the topic's words,
+and the crawl learns from its verdicts, so one systematic error (pages stuffed with those
+words, text spun from real pages) turns into a spiral. Two properties that hold whatever
+generated the page temper the verdict before anything learns from it:
+
+- plausibility: the page's content statistics fall within the range of the user's own
+  examples (Ntoulas et al. 2006: spam pages differ in compressibility, share of common words,
+  title length; a stuffed page's density of topic words is beyond any positive example's).
+  A page outside that envelope is uncertain, not relevant: its probability is shrunk.
+- novelty: the share of the page's word 5-grams the crawl has not seen before (a sample of
+  them, chosen by hash, so the memory stays small). Spun text, copies and page variants
+  repeat what the crawl has read: they are not *new* relevant pages.
+"""
+
+from __future__ import annotations
+
+import re
+import zlib
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+import numpy as np
+
+WORDS = re.compile(r"[a-z0-9]+")
+SHINGLE = 5
+SAMPLE = 8  # keep one 5-gram in SAMPLE, chosen by its hash: the same ones on every page that has them
+MIN_SHINGLES = 20  # fewer sampled 5-grams than this: too short to tell, novelty 1
+# The most common English words: prose uses them for a third to a half of its words; text
+# generated from keyword lists hardly at all (Ntoulas et al.: "fraction of popular words").
+POPULAR = frozenset(
+    "the of and to a in is that for it as with was on be by this are or from at an which not have can "
+    "but you if one all has will its more their there when they been we would other into also may use "
+    "used so these only than any some each such then what how no new two most first should must do".split()
+)
+FEATURES = ("topic_density", "compression", "popular_words", "title_words")
+
+
+def content_features(title: str, text: str, topic_words: frozenset[str]) -> dict[str, float]:
+    """Content statistics of a page (title and main text) that spam changes and real pages share."""
+    words = WORDS.findall(text.lower())
+    count = max(len(words), 1)
+    raw = text.encode("utf-8", "replace")[:20000]
+    return {
+        "topic_density": sum(w in topic_words for w in words) / count,
+        "compression": len(zlib.compress(raw)) / max(len(raw), 1) if len(raw) > 200 else 0.5,
+        "popular_words": sum(w in POPULAR for w in words) / count,
+        "title_words": float(len(title.split())),
+    }
+
+
+def topic_words(keywords: Iterable[str]) -> frozenset[str]:
+    """The words of the profile's keywords (the words a stuffer would repeat)."""
+    return frozenset(w for k in keywords for w in WORDS.findall(k.lower()) if len(w) > 2)
+
+
+@dataclass
+class Envelope:
+    """The range of each content feature over the user's examples: low and high quantiles,
+    and for topic density only the positives' high end (more topic words than any positive
+    example has is stuffing, not relevance)."""
+
+    low: dict[str, float]
+    high: dict[str, float]
+    tolerance: float = 0.25  # outside the range by this share of its width halves the plausibility (FOCUSED_OOD_TOLERANCE)
+
+    @classmethod
+    def fit(cls, rows: list[dict[str, float]], positive: list[bool]) -> Envelope:
+        low, high = {}, {}
+        for name in FEATURES:
+            values = np.array([row[name] for row in rows])
+            low[name], high[name] = (float(v) for v in np.quantile(values, [0.02, 0.98]))
+        density = np.array([row["topic_density"] for row, p in zip(rows, positive) if p])
+        if len(density):
+            high["topic_density"] = float(density.max())
+        low["topic_density"] = 0.0
+        return cls(low, high)
+
+    def plausibility(self, features: dict[str, float]) -> float:
+        """1 inside the envelope; halved for every `tolerance` × the range's width outside it, per feature."""
+        outside = 0.0
+        for name in FEATURES:
+            lo, hi = self.low[name], self.high[name]
+            width = max(hi - lo, 1e-6)
+            value = features[name]
+            outside += max(lo - value, value - hi, 0.0) / width
+        return 0.5 ** (outside / self.tolerance)
+
+    def to_dict(self) -> dict[str, dict[str, float]]:
+        return {"low": self.low, "high": self.high}
+
+    @classmethod
+    def from_dict(cls, data: dict[str, dict[str, float]], tolerance: float) -> Envelope:
+        return cls(data["low"], data["high"], tolerance)
+
+
+@dataclass
+class NoveltyIndex:
+    """Sampled word 5-grams of every page read so far; lives in spider.state (kept by JOBDIR)."""
+
+    seen: set[int] = field(default_factory=set)
+
+    def novelty(self, text: str) -> float:
+        """Share of the text's sampled 5-grams not seen on an earlier page; the text is then remembered."""
+        shingles = sampled_shingles(text)
+        if len(shingles) < MIN_SHINGLES:
+            self.seen.update(shingles)
+            return 1.0
+        new = shingles - self.seen
+        self.seen.update(new)
+        return len(new) / len(shingles)
+
+
+def sampled_shingles(text: str) -> set[int]:
+    words = WORDS.findall(text.lower())
+    grams = (" ".join(words[i : i + SHINGLE]).encode() for i in range(len(words) - SHINGLE + 1))
+    return {h for h in map(zlib.crc32, grams) if h % SAMPLE == 0}
+
+
+def credible(probability: float, plausibility: float, prior: float) -> float:
+    """The classifier's probability shrunk toward the prior as plausibility falls: an implausible page
+    is as uncertain as a page the crawl knows nothing about."""
+    return plausibility * probability + (1.0 - plausibility) * min(prior, probability)

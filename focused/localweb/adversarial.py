@@ -1,0 +1,71 @@
+"""Two adversarial hosts of the local web, each an endless site reached from two real pages' footers.
+
+- GUIDES: prose stuffed with the topic's words (twice their share in real articles) among
+  ordinary words, at natural word diversity, in a link farm whose anchors are topical;
+- ANSWERS: spun content: ten-word pieces of the real articles on the topic, recombined.
+None of their pages is relevant. They were added with the defenses of focused/credibility.py
+(novelty and plausibility), so the docsweb farms, not these, are the evidence that those
+defenses hold on hazards they were not built against.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from typing import TYPE_CHECKING
+
+from focused.localweb.web import FILLER, TOPIC, VOCABULARY, Page, Reply, render
+
+if TYPE_CHECKING:
+    from focused.localweb.web import LocalWeb
+
+GUIDES, ANSWERS = "sqlguides.example", "dbanswers.example"
+HOSTS = (GUIDES, ANSWERS)
+ORDINARY = sorted({w for topic, words in VOCABULARY.items() if topic != TOPIC for w in words} | set(FILLER))
+PIECE = 10
+
+
+def entry_links() -> dict[str, tuple[str, str, str]]:
+    """Real page URL -> the footer link it gets into a farm."""
+    return {
+        "http://sqlzone.example/section1/article3.html": (f"http://{GUIDES}/guide/1", "sql query guide", "sponsored"),
+        "http://dbtalk.example/section2/article5.html": (f"http://{ANSWERS}/answer/1", "database answers", "sponsored"),
+    }
+
+
+def respond(web: LocalWeb, host: str, target: str) -> Reply:
+    m = re.match(r"/(?:guide|answer)/(\d+)$", target)
+    if not m:
+        return Reply(404)
+    n = int(m[1])
+    rng = random.Random(f"{host}{n}")
+    page = _stuffed(host, n, rng) if host == GUIDES else _spun(web, host, n, rng)
+    words = VOCABULARY[TOPIC]
+    kind = "guide" if host == GUIDES else "answer"
+    page.links = [(f"/{kind}/{n + step}", f"{' '.join(rng.sample(words, 3))} {kind}", " ".join(rng.sample(words, 4)))
+                  for step in rng.sample(range(1, 40), 5)]
+    return Reply(200, render(page).encode())
+
+
+def _stuffed(host: str, n: int, rng: random.Random) -> Page:
+    words = VOCABULARY[TOPIC]
+    page = Page(f"http://{host}/guide/{n}", f"The best {' '.join(rng.sample(words, 3))} guide", "farm")
+    page.paragraphs = [" ".join(rng.choice(words) if rng.random() < 0.6 else rng.choice(ORDINARY) for _ in range(60))
+                       for _ in range(3)]
+    return page
+
+
+def _spun(web: LocalWeb, host: str, n: int, rng: random.Random) -> Page:
+    pieces = _pieces(web)
+    chosen = rng.sample(pieces, 18)
+    page = Page(f"http://{host}/answer/{n}", " ".join(chosen[0].split()[:4]).capitalize(), "spun")
+    page.paragraphs = [" ".join(chosen[i : i + 6]) for i in range(0, len(chosen), 6)]
+    return page
+
+
+def _pieces(web: LocalWeb) -> list[str]:
+    """Ten-word pieces of the real articles on the topic."""
+    if not hasattr(web, "_spun_pieces"):
+        words = [p.split() for page in web.pages.values() if page.topic == TOPIC for p in page.paragraphs]
+        web._spun_pieces = [" ".join(w[i : i + PIECE]) for w in words for i in range(0, len(w) - PIECE + 1, PIECE)]
+    return web._spun_pieces
