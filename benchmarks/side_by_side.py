@@ -7,7 +7,9 @@ For each topic of the benchmark web: trains the topic's classifier (TF-IDF) from
 examples, crawls the web with every strategy at the same page budget and politeness
 settings, evaluates each crawl with `scrapy evaluate` against the topic's labels (plots and
 summary.json in ROOT/results/TOPIC/, TOPIC-N with several runs) and prints one table: harvest rate and recall at
-several budgets, pages/s, and the ideal crawler's numbers.
+several budgets, pages/s, the share of pages on hazard hosts, the crawl's own harvest estimate
+beside the labels' verdict, and the ideal crawler's numbers. Held-out topics come first
+(focused/docsweb/topics.py: the strategy may be tuned on the TUNING topics only).
 """
 
 from __future__ import annotations
@@ -20,7 +22,8 @@ import sys
 from pathlib import Path
 
 from focused.demo import start_local_web
-from focused.docsweb.topics import TOPICS
+from focused.docsweb import farms, hazards
+from focused.docsweb.topics import HELD_OUT, TUNING
 
 ROOT = Path(__file__).resolve().parents[1]
 STRATEGIES = ("bfs", "backlink", "pagerank", "hotqueue", "lexical", "focused")
@@ -58,7 +61,19 @@ def evaluate(root: Path, topic: str, crawls: list[Path], number: int = 0, runs: 
                "--graph", str(root / "graph.tsv"), "--budgets", ",".join(map(str, BUDGETS)),
                "--importance", "backlink,pagerank"]
     reports = json.loads(run(command, capture_output=True, text=True).stdout)
-    return reports if isinstance(reports, list) else [reports]  # one crawl: one object
+    reports = reports if isinstance(reports, list) else [reports]  # one crawl: one object
+    for report, path in zip(reports, crawls):
+        report["hazard_share"] = hazard_share(path)
+    return reports
+
+
+def hazard_share(crawl: Path) -> float:
+    """Share of the crawl's pages that came from the hazard and adversarial hosts."""
+    hosts = [json.loads(line)["url"].split("/")[2] for line in crawl.read_text().splitlines() if line]
+    return sum(host in HAZARDS for host in hosts) / max(len(hosts), 1)
+
+
+HAZARDS = frozenset(hazards.HOSTS) | frozenset(farms.HOSTS)
 
 
 def cell(value: float | None) -> str:
@@ -81,6 +96,8 @@ def averaged(runs: list[dict]) -> dict:
         "harvest": mean([r["harvest"] for r in runs]),
         "recall": mean([r["relevant_fetched"] / labeled for r in runs]),
         "pst": mean([r["pst"]["pagerank"]["at_k"]["500"] for r in runs]),
+        "hazard": mean([r["hazard_share"] for r in runs]),
+        "estimate": mean([r["calibration"]["estimated_harvest"] for r in runs]),
     }
 
 
@@ -92,16 +109,17 @@ def table(topic: str, runs: list[list[dict]], pages: int) -> str:
     lines = [f"\nTopic {topic!r} ({first['labeled_relevant']} relevant pages labeled), budget {pages} responses"
              + (f", mean of {len(runs)} runs:" if len(runs) > 1 else ":")]
     head = f"{'strategy':<10} {'pages':>6} {'pages/s':>8}" + "".join(f" {'H@' + str(b):>7}" for b in shown)
-    head += f" {'H(all)':>7}" + "".join(f" {'R@' + str(b):>7}" for b in shown) + f" {'R(all)':>7} {'P_ST(PR)@500':>13}"
+    head += f" {'H(all)':>7} {'est.':>7}" + "".join(f" {'R@' + str(b):>7}" for b in shown)
+    head += f" {'R(all)':>7} {'hazard':>7} {'P_ST(PR)@500':>13}"
     lines.append(head)
     for r in rows:
         row = f"{r['strategy']:<10} {r['pages']:6.0f} {r['pages_per_second']:8.1f}"
-        row += "".join(f" {cell(r['harvest_at_k'][str(b)])}" for b in shown) + f" {cell(r['harvest'])}"
+        row += "".join(f" {cell(r['harvest_at_k'][str(b)])}" for b in shown) + f" {cell(r['harvest'])} {cell(r['estimate'])}"
         row += "".join(f" {cell(r['recall_at_k'][str(b)])}" for b in shown)
-        lines.append(row + f" {cell(r['recall'])} {cell(r['pst']):>13}")
+        lines.append(row + f" {cell(r['recall'])} {cell(r['hazard'])} {cell(r['pst']):>13}")
     ideal = first["ideal"]
     row = f"{'ideal':<10} {'':>6} {'':>8}" + "".join(f" {cell(ideal['harvest_at_k'].get(str(b)))}" for b in shown)
-    lines.append(row + f" {'':>7}" + "".join(f" {cell(ideal['recall_at_k'].get(str(b)))}" for b in shown))
+    lines.append(row + f" {'':>7} {'':>7}" + "".join(f" {cell(ideal['recall_at_k'].get(str(b)))}" for b in shown))
     return "\n".join(lines)
 
 
@@ -110,6 +128,7 @@ def main() -> None:
     parser.add_argument("--root", type=Path, default=ROOT / "benchweb", help="the built benchmark web")
     parser.add_argument("--pages", type=int, default=1000, help="responses per crawl (CLOSESPIDER_PAGECOUNT)")
     parser.add_argument("--strategies", default=",".join(STRATEGIES))
+    parser.add_argument("--topics", default=",".join(HELD_OUT + TUNING), help="held-out topics first")
     parser.add_argument("--runs", type=int, default=1, help="crawls per strategy; the table shows their mean")
     parser.add_argument("-s", "--set", action="append", default=[], metavar="NAME=VALUE",
                         help="a Scrapy setting for every crawl, as `scrapy crawl -s`")
@@ -120,19 +139,21 @@ def main() -> None:
     server, proxy = start_local_web(root / "access.jsonl", "focused.docsweb", "--root", str(root))
     tables = []
     try:
-        for topic in TOPICS:
-            run(["train", str(root / "profiles" / f"{topic.name}.toml"), "--model", "tfidf",
+        for topic in args.topics.split(","):
+            run(["train", str(root / "profiles" / f"{topic}.toml"), "--model", "tfidf",
                  "--output", str(root / "classifiers")], capture_output=True)
             runs = []
             for number in range(args.runs):
-                crawls = [crawl(root, topic.name, s, args.pages, proxy, args.set, number, args.runs)
+                crawls = [crawl(root, topic, s, args.pages, proxy, args.set, number, args.runs)
                           for s in args.strategies.split(",")]
-                runs.append(evaluate(root, topic.name, crawls, number, args.runs))
-            tables.append(table(topic.name, runs, args.pages))
+                runs.append(evaluate(root, topic, crawls, number, args.runs))
+            tables.append(("held-out " if topic in HELD_OUT else "tuning ") + table(topic, runs, args.pages).lstrip())
+            print(tables[-1], flush=True)
     finally:
         server.terminate()
     print("\n".join(tables))
-    print("\nH@K: harvest rate of the first K pages; R@K: recall of the topic's labeled pages; "
+    print("\nH@K: harvest rate of the first K pages; est.: the crawl's own estimate of its harvest (mean credible "
+          "probability); R@K: recall of the topic's labeled pages; hazard: share of pages on hazard hosts; "
           "P_ST(PR)@500: share of the top-10% PageRank pages fetched by 500.")
 
 

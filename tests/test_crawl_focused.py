@@ -5,7 +5,10 @@ from __future__ import annotations
 import subprocess
 import sys
 
+import pytest
+
 from focused.evaluation import harvest_rate
+from focused.localweb import adversarial
 from focused.localweb.web import LocalWeb
 from tests.conftest import REPO
 
@@ -13,14 +16,18 @@ RELEVANT = LocalWeb().relevant_urls()
 BUDGET = 400
 
 
-def test_focused_beats_lexical_and_breadth_first_and_tunnels(web, run_crawl, tmp_path):
+def trained_settings(tmp_path) -> dict:
     models = tmp_path / "models"
     trained = subprocess.run(
         [sys.executable, "-m", "scrapy", "train", "profiles/sql.toml", "--model", "tfidf", "--output", str(models)],
         cwd=REPO, capture_output=True, text=True, timeout=300,
     )
     assert trained.returncode == 0, trained.stderr[-2000:]
-    settings = {"CLOSESPIDER_PAGECOUNT": BUDGET, "CONCURRENT_REQUESTS_PER_DOMAIN": 2, "FOCUSED_CLASSIFIERS_DIR": models}
+    return {"CLOSESPIDER_PAGECOUNT": BUDGET, "CONCURRENT_REQUESTS_PER_DOMAIN": 2, "FOCUSED_CLASSIFIERS_DIR": models}
+
+
+def test_focused_beats_lexical_and_breadth_first_and_tunnels(web, run_crawl, tmp_path):
+    settings = trained_settings(tmp_path)
     runs = {s: run_crawl(web.proxy, strategy=s, settings=settings, name=s) for s in ("focused", "lexical", "bfs")}
     harvest = {s: harvest_rate(run.urls, RELEVANT) for s, run in runs.items()}
     assert all(len(run.urls) >= 0.9 * BUDGET for run in runs.values())
@@ -42,3 +49,14 @@ def test_focused_beats_lexical_and_breadth_first_and_tunnels(web, run_crawl, tmp
         assert abs(sum(signals.values()) - item["score"]) < 1e-3  # the contributions add up to the score
     assert any(item["evidence"]["signals"].get("hub", 0) > 0 for item in items)
     assert runs["focused"].stat("focused/frontier/rescored") > 0
+
+
+@pytest.mark.xfail(strict=True, reason="known gap (issue 14): the spun farm took about 30% of the pages and the "
+                   "stuffed one about 7% when measured; credibility (plausibility, novelty) is not enough")
+def test_link_farms_get_under_one_percent_of_the_budget(web, run_crawl, tmp_path):
+    """Two link farms of different construction (stuffed prose, spun pieces of real articles), each reached
+    from one real article's footer."""
+    crawl = run_crawl(web.proxy, strategy="focused", settings=trained_settings(tmp_path))
+    farmed = [url for url in crawl.urls if url.split("/")[2] in adversarial.HOSTS]
+    assert len(crawl.urls) >= 0.9 * BUDGET
+    assert len(farmed) < 0.01 * len(crawl.urls), len(farmed)

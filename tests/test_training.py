@@ -44,8 +44,11 @@ def test_train_from_files_and_urls_writes_artifact_card_and_metrics(web, tmp_pat
     assert card["profile"] == "sql" and card["model"] == "tfidf"
     assert {"precision", "recall", "f1", "roc_auc"} <= set(card["metrics"]["tfidf"])
     assert card["metrics"]["tfidf"]["roc_auc"] > 0.9
-    assert len(card["training_set"]) == 48 + 2 and all(len(e["sha256"]) == 64 for e in card["training_set"])
+    assert len(card["training_set"]) == 1 + 48 + 2 and all(len(e["sha256"]) == 64 for e in card["training_set"])
+    assert card["training_set"][0]["source"] == "profile:sql"  # the description and keywords count too
     assert {"scikit-learn", "python"} <= set(card["versions"])
+    assert set(card["envelope"]["high"]) == {"topic_density", "compression", "popular_words", "title_words"}
+    assert 0 <= card["metrics"]["tfidf"]["calibration_error"] < 0.5
     fetched = {(e["host"], e["path"]) for e in web.entries()}
     assert ("sqlzone.example", "/section0/article1.html") in fetched  # really fetched, over HTTP
     assert ("sqlzone.example", "/robots.txt") in fetched  # politely
@@ -100,7 +103,6 @@ def test_the_embedding_model_trains_offline(tmp_path):
     [
         (FOLDERS[0], [], "no negative examples"),
         (FOLDERS[0][:1], [str(REPO / "training_data/sql/negative/negative-00.html")], "too few examples"),
-        (FOLDERS[0] + ["http://gone.example/"], FOLDERS[1], "could not fetch 1 example(s): http://gone.example/"),
         (["training_data/nowhere/"], FOLDERS[1], "neither a URL nor an existing file or folder"),
     ],
 )
@@ -109,6 +111,28 @@ def test_unusable_examples_get_a_clear_error(web, tmp_path, positive, negative, 
     assert done.returncode == 2
     assert message in done.stderr
     assert not (tmp_path / "models" / "sql.joblib").exists()
+
+
+def test_examples_that_cannot_be_fetched_are_skipped_with_a_warning_and_listed(web, tmp_path):
+    """A dead host, a 404 and a page robots.txt disallows: training goes on without them."""
+    dead = ["http://gone.example/", "http://sqlzone.example/no-such-page.html", "http://sqlzone.example/private/drafts.html"]
+    done = train(profile_with(tmp_path, FOLDERS[0] + dead, FOLDERS[1]), tmp_path / "models", proxy=web.proxy)
+    assert done.returncode == 0, done.stderr[-2000:]
+    for url in dead:
+        assert f"warning: skipped example {url}" in done.stderr
+    card = json.loads((tmp_path / "models" / "sql.json").read_text())
+    assert sorted(e["source"] for e in card["skipped_examples"]) == sorted(dead)
+    assert "robots.txt" in next(e["reason"] for e in card["skipped_examples"] if "/private/" in e["source"])
+    assert ("sqlzone.example", "/private/drafts.html") not in {(e["host"], e["path"]) for e in web.entries()}
+
+
+def test_five_examples_and_the_profile_train_a_useful_model(tmp_path):
+    positives = sorted((REPO / "training_data/sql/positive").iterdir())[:4]
+    negatives = sorted((REPO / "training_data/sql/negative").iterdir())[:5]
+    done = train(profile_with(tmp_path, [str(p) for p in positives], [str(n) for n in negatives]), tmp_path / "models")
+    assert done.returncode == 0, done.stderr[-2000:]
+    on_topic, off_topic = load_classifier(tmp_path / "models", "sql")(held_out())
+    assert on_topic > off_topic
 
 
 def test_crawling_without_a_classifier_says_how_to_train_one(tmp_path):

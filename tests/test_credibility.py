@@ -1,0 +1,54 @@
+"""Plausibility against the examples' envelope, novelty of text, and the credible probability, as pure logic."""
+
+from __future__ import annotations
+
+import pytest
+
+from focused.credibility import Envelope, NoveltyIndex, content_features, credible, topic_words
+
+WORDS = topic_words(["sql", "database", "query plan"])
+PROSE = ("A query planner reads the statistics of each table and chooses how the rows are found: it may use "
+         "an index, scan the whole table, or join two tables in a different order. The database keeps these "
+         "statistics up to date as rows are inserted and deleted, and you can ask for the plan it chose. ")
+
+
+def rows(texts: list[str]) -> list[dict[str, float]]:
+    return [content_features("A page title", text, WORDS) for text in texts]
+
+
+def test_features_tell_stuffing_from_prose():
+    prose = content_features("Query plans", PROSE * 3, WORDS)
+    stuffed = content_features("sql database query", "sql database query plan index " * 60, WORDS)
+    assert stuffed["topic_density"] > 0.5 > prose["topic_density"]
+    assert stuffed["compression"] < prose["compression"]  # repetition compresses
+    assert stuffed["popular_words"] == 0 < prose["popular_words"]
+
+
+def test_a_page_inside_the_examples_envelope_is_plausible_and_one_beyond_it_is_not():
+    texts = [PROSE * k for k in (1, 2, 3)] + ["Cooking pasta: boil water, add salt and the pasta, and wait. " * 5]
+    envelope = Envelope.fit(rows(texts), [True, True, True, False])
+    assert envelope.plausibility(content_features("A page title", PROSE * 2, WORDS)) == pytest.approx(1.0)
+    stuffed = content_features("A page title", ("sql database query plan " * 5 + PROSE) * 3, WORDS)
+    assert stuffed["topic_density"] > envelope.high["topic_density"]  # more topic words than any positive
+    assert envelope.plausibility(stuffed) < 0.25
+    again = Envelope.from_dict(envelope.to_dict(), envelope.tolerance)
+    assert again.plausibility(stuffed) == envelope.plausibility(stuffed)
+
+
+def test_novelty_is_the_share_of_text_not_read_before():
+    index = NoveltyIndex()
+    first = " ".join(f"word{i}" for i in range(400))
+    second = " ".join(f"other{i}" for i in range(400))
+    assert index.novelty(first) == 1.0
+    assert index.novelty(first) == 0.0  # read already
+    assert index.novelty(second) == 1.0
+    spun = " ".join(first.split()[:200] + second.split()[200:])  # halves of two pages read before
+    assert index.novelty(spun) < 0.1
+    assert index.novelty("too short to tell") == 1.0
+
+
+def test_an_implausible_page_is_as_uncertain_as_the_prior():
+    assert credible(0.9, 1.0, 0.2) == pytest.approx(0.9)
+    assert credible(0.9, 0.0, 0.2) == pytest.approx(0.2)
+    assert credible(0.9, 0.5, 0.2) == pytest.approx(0.55)
+    assert credible(0.1, 0.0, 0.2) == pytest.approx(0.1)  # never raised above what the classifier said
