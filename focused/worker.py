@@ -38,6 +38,7 @@ class PageJob:
     stuffed: bool = False  # keyword stuffing (focused.spam): judged irrelevant whatever the classifier says
     plausibility: float = 1.0  # content within the range of the user's examples (focused.credibility)
     novelty: float = 1.0  # share of the text the crawl has not read before
+    redirects: tuple[str, ...] = ()  # the URLs that redirected to this one (meta["redirect_urls"])
 
 
 @dataclass
@@ -117,6 +118,7 @@ class ModelWorker:
             relevance=0.0 if job.duplicate else relevance * job.novelty,
             relevant=relevant and not job.duplicate,
             duplicate=job.duplicate,
+            redirects=job.redirects,
             credibility=0.0 if job.stuffed or job.duplicate else job.plausibility * job.novelty,
             signals={} if job.duplicate else job.info.get("signals", {}),
             info=job.info,

@@ -121,3 +121,15 @@ def test_a_hub_lifts_its_links_by_their_own_evidence():
     w = strategy.weights
     assert topical.signals["hub"] == pytest.approx(w["hub"] * topical.signals["link"] / w["link"])
     assert topical.signals["hub"] > navigation.signals["hub"] * 2
+
+
+def test_a_redirect_spends_the_exploration_bonus_of_the_host_that_redirected():
+    """Doorway pages redirect into a farm: the doorway host never serves a page of its own, but it has been tried."""
+    strategy = Focused(PROFILE, settings())
+    strategy.score(page("http://known/0", 0.0), [])
+    for i in range(1, 4):
+        landed = ParentPage(f"http://farm/{i}", 1, 0.0, False, redirects=(f"http://door/{i}",))
+        strategy.score(landed, [])
+    door, = strategy.score(page("http://known/1", 0.0), [Link("http://door/9", "", "")])
+    assert door.signals["explore"] == pytest.approx(0.2 / 8)
+    assert strategy.host_pages["farm"][0] == 3 and strategy.host_pages["door"][0] == 3

@@ -19,6 +19,7 @@ from collections import Counter
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
+from urllib.parse import unquote
 
 from scrapy.http import HtmlResponse
 
@@ -122,7 +123,7 @@ def _write_examples(folder: Path, pages: list[dict], relevant: set[str], out: Pa
         (folder / label).mkdir(parents=True, exist_ok=True)
         for i, url in enumerate(sorted(urls)):
             host, path = url.split("://", 1)[1].split("/", 1)
-            body = (out / "sites" / host / path).read_bytes()
+            body = (out / "sites" / host / unquote(path)).read_bytes()
             (folder / label / f"{i:03d}.html").write_bytes(body)
     return chosen_positives
 

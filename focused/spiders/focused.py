@@ -160,7 +160,8 @@ class FocusedSpider(scrapy.Spider):
         plausibility = self.envelope.plausibility(content_features(page.title, page.text, self.topic_words)) \
             if self.envelope else 1.0
         job = PageJob(page.url, response.meta.get("depth", 0), page.title, page.text, links, info,
-                      duplicate_of is not None, stuffed, plausibility, self.novelty.novelty(page.text))
+                      duplicate_of is not None, stuffed, plausibility, self.novelty.novelty(page.text),
+                      tuple(response.meta.get("redirect_urls", ())))
         try:
             result = await self.worker.page(job)
         except Exception as exc:  # a page the models cannot score must not stop the crawl

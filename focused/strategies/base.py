@@ -29,6 +29,7 @@ class ParentPage:
     relevance: float  # 0 for a near-duplicate: its links are not promoted
     relevant: bool
     duplicate: bool = False
+    redirects: tuple[str, ...] = ()  # URLs that redirected here: fetches spent on their hosts too
     credibility: float = 1.0  # how far to believe what the page says about its links (focused/credibility.py)
     signals: dict[str, float] = field(default_factory=dict)  # contributions that scored the page itself
     info: dict[str, Any] = field(default_factory=dict)  # the evidence of the link that led here (meta["focused"])

@@ -30,7 +30,8 @@
   own evidence p: a hub's topical links gain most and its navigation nothing. Ungated, one
   strong hub (a manual page with 150 links) lifted all its links above real evidence.
 - the exploration bonus goes to links into hosts the crawl has barely sampled, and halves
-  with each page fetched there: new regions of the web get a look, and then their observed
+  with each page fetched there (a fetch that redirected elsewhere counts on the host that
+  redirected: doorway pages would otherwise keep the bonus forever): new regions of the web get a look, and then their observed
   outcomes (the host rate, the context graph) decide. A random per-link bonus would compete
   with the link evidence on every page; this one fades where the crawl has evidence.
 
@@ -133,6 +134,8 @@ class Focused(Strategy):
         counts = self.host_pages.setdefault(host_of(parent.url), [0, 0.0])
         counts[0] += 1
         counts[1] += parent.relevance
+        for host in {host_of(url) for url in parent.redirects} - {host_of(parent.url)}:
+            self.host_pages.setdefault(host, [0, 0.0])[0] += 1  # a redirect spent a fetch there too
         self.closeness.append(self._observed_closeness(number))
         self.credibility.append(parent.credibility)
         if info.get("parent_url"):
