@@ -52,3 +52,9 @@ def test_an_implausible_page_is_as_uncertain_as_the_prior():
     assert credible(0.9, 0.0, 0.2) == pytest.approx(0.2)
     assert credible(0.9, 0.5, 0.2) == pytest.approx(0.55)
     assert credible(0.1, 0.0, 0.2) == pytest.approx(0.1)  # never raised above what the classifier said
+
+
+def test_a_short_page_is_too_short_to_judge():
+    envelope = Envelope.fit(rows([PROSE * 3] * 12), [True] * 12)
+    assert envelope.plausibility(content_features("t", "sql database query " * 20, WORDS)) == 1.0  # 60 words
+    assert envelope.plausibility(content_features("t", "sql database query " * 40, WORDS)) < 0.25

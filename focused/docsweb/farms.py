@@ -179,8 +179,10 @@ class Farms:
     def _walk(table: dict[tuple[str, str], list[str]], rng: random.Random, length: int) -> str:
         words: list[str] = []
         state = ("", "")
+        if state not in table:  # no text to model (a web with no relevant pages)
+            return ""
         while len(words) < length:
-            nxt = rng.choice(table.get(state) or [""])
+            nxt = rng.choice(table[state] if state in table else [""])
             if not nxt:
                 state = ("", "")
                 continue
