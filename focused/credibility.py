@@ -135,3 +135,11 @@ def credible(probability: float, plausibility: float, prior: float) -> float:
     """The classifier's probability shrunk toward the prior as plausibility falls: an implausible page
     is as uncertain as a page the crawl knows nothing about."""
     return plausibility * probability + (1.0 - plausibility) * min(prior, probability)
+
+
+def new_content(novelty: float) -> float:
+    """How much of a page counts as new: a page more than half read before is a derivative (spun from
+    other pages, a copy, a variant) and counts as nothing new; above half, linearly up to 1. Real pages
+    of the benchmark web are read at novelty 0.97 or more (9 in 10 of them); spun and trigram pages at a
+    median of 0.43 and 0.59 (README, "Credibility")."""
+    return max(0.0, 2.0 * novelty - 1.0)

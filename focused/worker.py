@@ -18,7 +18,7 @@ from typing import Any
 
 import numpy as np
 
-from focused.credibility import credible
+from focused.credibility import credible, new_content
 from focused.extract import Link
 from focused.strategies.base import ParentPage, Scored, Strategy
 
@@ -115,11 +115,11 @@ class ModelWorker:
         parent = ParentPage(
             url=job.url,
             depth=job.depth,
-            relevance=0.0 if job.duplicate else relevance * job.novelty,
+            relevance=0.0 if job.duplicate else relevance * new_content(job.novelty),
             relevant=relevant and not job.duplicate,
             duplicate=job.duplicate,
             redirects=job.redirects,
-            credibility=0.0 if job.stuffed or job.duplicate else job.plausibility * job.novelty,
+            credibility=0.0 if job.stuffed or job.duplicate else job.plausibility * new_content(job.novelty),
             signals={} if job.duplicate else job.info.get("signals", {}),
             info=job.info,
             text=f"{job.title}\n{job.text}",

@@ -79,6 +79,15 @@ def hostile_web(tmp_path: Path) -> Iterator[WebServer]:
     server.process.wait()
 
 
+@pytest.fixture
+def adversarial_web(tmp_path: Path) -> Iterator[WebServer]:
+    """The local web with two link farms (focused.localweb.adversarial)."""
+    server = start_web(tmp_path, 0.0, "focused.localweb", "--adversarial")
+    yield server
+    server.process.terminate()
+    server.process.wait()
+
+
 @pytest.fixture(scope="module")
 def module_web(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Callable[..., WebServer]]:
     servers: list[WebServer] = []

@@ -53,10 +53,10 @@ def test_focused_beats_lexical_and_breadth_first_and_tunnels(web, run_crawl, tmp
 
 @pytest.mark.xfail(strict=True, reason="known gap (issue 14): the spun farm took about 30% of the pages and the "
                    "stuffed one about 7% when measured; credibility (plausibility, novelty) is not enough")
-def test_link_farms_get_under_one_percent_of_the_budget(web, run_crawl, tmp_path):
+def test_link_farms_get_under_one_percent_of_the_budget(adversarial_web, run_crawl, tmp_path):
     """Two link farms of different construction (stuffed prose, spun pieces of real articles), each reached
     from one real article's footer."""
-    crawl = run_crawl(web.proxy, strategy="focused", settings=trained_settings(tmp_path))
+    crawl = run_crawl(adversarial_web.proxy, strategy="focused", settings=trained_settings(tmp_path))
     farmed = [url for url in crawl.urls if url.split("/")[2] in adversarial.HOSTS]
     assert len(crawl.urls) >= 0.9 * BUDGET
     assert len(farmed) < 0.01 * len(crawl.urls), len(farmed)

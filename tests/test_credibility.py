@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from focused.credibility import Envelope, NoveltyIndex, content_features, credible, topic_words
+from focused.credibility import Envelope, NoveltyIndex, content_features, credible, new_content, topic_words
 
 WORDS = topic_words(["sql", "database", "query plan"])
 PROSE = ("A query planner reads the statistics of each table and chooses how the rows are found: it may use "
@@ -58,3 +58,8 @@ def test_a_short_page_is_too_short_to_judge():
     envelope = Envelope.fit(rows([PROSE * 3] * 12), [True] * 12)
     assert envelope.plausibility(content_features("t", "sql database query " * 20, WORDS)) == 1.0  # 60 words
     assert envelope.plausibility(content_features("t", "sql database query " * 40, WORDS)) < 0.25
+
+
+def test_a_page_mostly_read_before_counts_as_nothing_new():
+    assert new_content(1.0) == 1.0 and new_content(0.75) == pytest.approx(0.5)
+    assert new_content(0.5) == 0.0 and new_content(0.2) == 0.0

@@ -20,6 +20,8 @@ def main(argv: list[str] | None = None) -> None:
     serve_cmd.add_argument("--warc", action="append", type=Path, default=[],
                            help="serve these WARC files (a crawl's FOCUSED_WARC) instead of the generated web")
     serve_cmd.add_argument("--hostile", action="store_true", help="serve the web of broken and hostile answers")
+    serve_cmd.add_argument("--adversarial", action="store_true",
+                           help="add two link farms (stuffed and spun) reached from two articles' footers")
     sub.add_parser("labels", help="print the URLs of relevant pages, one a line")
     sub.add_parser("seeds", help="print the seed URLs")
     sub.add_parser("graph", help="print the links between pages, `source<TAB>target` a line")
@@ -43,7 +45,7 @@ def main(argv: list[str] | None = None) -> None:
         from focused.localweb.warcweb import WarcWeb
 
         log = open(args.log, "a", encoding="utf-8") if args.log else None
-        web = WarcWeb(args.warc) if args.warc else HostileWeb() if args.hostile else LocalWeb()
+        web = WarcWeb(args.warc) if args.warc else HostileWeb() if args.hostile else LocalWeb(adversarial=args.adversarial)
         port = serve(web, args.port, log, args.latency)
         print(f"serving {type(web).__name__} on http://127.0.0.1:{port}/ (use it as http_proxy)", flush=True)
         reactor.run()

@@ -1,4 +1,5 @@
-"""Two adversarial hosts of the local web, each an endless site reached from two real pages' footers.
+"""Two adversarial hosts of the local web (`serve --adversarial`), each an endless site reached from one
+real article's footer.
 
 - GUIDES: prose stuffed with the topic's words (twice their share in real articles) among
   ordinary words, at natural word diversity, in a link farm whose anchors are topical;

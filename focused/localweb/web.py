@@ -91,8 +91,9 @@ class Page:
 class LocalWeb:
     """The pages of the generated web, addressable by host and path."""
 
-    def __init__(self, seed: int = 7):
+    def __init__(self, seed: int = 7, adversarial: bool = False):
         self.rng = random.Random(seed)
+        self.adversarial = adversarial  # with the two link farms of adversarial.py, reached from two articles
         self.pages: dict[str, Page] = {}
         self._build()
 
@@ -126,7 +127,7 @@ class LocalWeb:
             reply = self.respond(MIRRORED, target)
             reply.body = reply.body.replace(MIRRORED.encode(), MIRROR.encode()).replace(b"<footer>", b"<footer>Mirror copy. ")
             return reply
-        if host in adversarial.HOSTS:
+        if self.adversarial and host in adversarial.HOSTS:
             return adversarial.respond(self, host, target)
         for prefix, handler in self._dynamic:
             if host == prefix[0] and target.startswith(prefix[1]):
@@ -139,7 +140,7 @@ class LocalWeb:
         return Reply(200, render(page).encode(), delay=SLOW_SECONDS.get(host, 0.0))
 
     def _hosts_known(self, host: str) -> bool:
-        return host in SITES or host in (PORTAL, NEWS, MIRROR, CALENDAR, SHOP, STORM) or host in adversarial.HOSTS
+        return host in SITES or host in (PORTAL, NEWS, MIRROR, CALENDAR, SHOP, STORM) or (self.adversarial and host in adversarial.HOSTS)
 
     def _robots(self, host: str) -> Reply:
         if not self._hosts_known(host):
@@ -223,8 +224,9 @@ class LocalWeb:
         self._cross_links(articles)
         self._portal(articles)
         self._news(articles)
-        for url, link in adversarial.entry_links().items():
-            self.pages[url].links.append(link)
+        if self.adversarial:
+            for url, link in adversarial.entry_links().items():
+                self.pages[url].links.append(link)
 
     def _site(self, host: str, topic: str, sections: int, per_section: int) -> list[Page]:
         home = self._page(f"http://{host}/", topic, home=True)
