@@ -40,12 +40,13 @@ def main(argv: list[str] | None = None) -> None:
     else:
         from twisted.internet import reactor
 
+        from focused.localweb.adversarial import AdversarialWeb
         from focused.localweb.hostile import HostileWeb
         from focused.localweb.server import serve
         from focused.localweb.warcweb import WarcWeb
 
         log = open(args.log, "a", encoding="utf-8") if args.log else None
-        web = WarcWeb(args.warc) if args.warc else HostileWeb() if args.hostile else LocalWeb(adversarial=args.adversarial)
+        web = WarcWeb(args.warc) if args.warc else HostileWeb() if args.hostile else AdversarialWeb() if args.adversarial else LocalWeb()
         port = serve(web, args.port, log, args.latency)
         print(f"serving {type(web).__name__} on http://127.0.0.1:{port}/ (use it as http_proxy)", flush=True)
         reactor.run()

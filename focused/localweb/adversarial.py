@@ -1,4 +1,4 @@
-"""Two adversarial hosts of the local web (`serve --adversarial`), each an endless site reached from one
+"""The local web with two adversarial hosts (`serve --adversarial`), each an endless site reached from one
 real article's footer.
 
 - GUIDES: prose stuffed with the topic's words (twice their share in real articles) among
@@ -13,12 +13,9 @@ from __future__ import annotations
 
 import random
 import re
-from typing import TYPE_CHECKING
+from functools import cached_property
 
-from focused.localweb.web import FILLER, TOPIC, VOCABULARY, Page, Reply, render
-
-if TYPE_CHECKING:
-    from focused.localweb.web import LocalWeb
+from focused.localweb.web import FILLER, TOPIC, VOCABULARY, LocalWeb, Page, Reply, render
 
 GUIDES, ANSWERS = "sqlguides.example", "dbanswers.example"
 HOSTS = (GUIDES, ANSWERS)
@@ -26,26 +23,43 @@ ORDINARY = sorted({w for topic, words in VOCABULARY.items() if topic != TOPIC fo
 PIECE = 10
 
 
-def entry_links() -> dict[str, tuple[str, str, str]]:
-    """Real page URL -> the footer link it gets into a farm."""
-    return {
-        "http://sqlzone.example/section1/article3.html": (f"http://{GUIDES}/guide/1", "sql query guide", "sponsored"),
-        "http://dbtalk.example/section2/article5.html": (f"http://{ANSWERS}/answer/1", "database answers", "sponsored"),
-    }
+ENTRY_LINKS = {  # real article -> its footer link into a farm
+    "http://sqlzone.example/section1/article3.html": (f"http://{GUIDES}/guide/1", "sql query guide", "sponsored"),
+    "http://dbtalk.example/section2/article5.html": (f"http://{ANSWERS}/answer/1", "database answers", "sponsored"),
+}
 
 
-def respond(web: LocalWeb, host: str, target: str) -> Reply:
-    m = re.match(r"/(?:guide|answer)/(\d+)$", target)
-    if not m:
-        return Reply(404)
-    n = int(m[1])
-    rng = random.Random(f"{host}{n}")
-    page = _stuffed(host, n, rng) if host == GUIDES else _spun(web, host, n, rng)
-    words = VOCABULARY[TOPIC]
-    kind = "guide" if host == GUIDES else "answer"
-    page.links = [(f"/{kind}/{n + step}", f"{' '.join(rng.sample(words, 3))} {kind}", " ".join(rng.sample(words, 4)))
-                  for step in rng.sample(range(1, 40), 5)]
-    return Reply(200, render(page).encode())
+class AdversarialWeb(LocalWeb):
+    """The generated web (same pages, same labels) with the two farms linked from two articles."""
+
+    def __init__(self, seed: int = 7):
+        super().__init__(seed)
+        for url, link in ENTRY_LINKS.items():
+            self.pages[url].links.append(link)
+
+    def respond(self, host: str, target: str) -> Reply:
+        host = host.lower().split(":")[0]
+        if host not in HOSTS:
+            return super().respond(host, target)
+        if target == "/robots.txt":
+            return Reply(200, b"User-agent: *\n", "text/plain")
+        m = re.match(r"/(?:guide|answer)/(\d+)$", target)
+        if not m:
+            return Reply(404)
+        n = int(m[1])
+        rng = random.Random(f"{host}{n}")
+        page = _stuffed(host, n, rng) if host == GUIDES else _spun(self.pieces, host, n, rng)
+        words = VOCABULARY[TOPIC]
+        kind = "guide" if host == GUIDES else "answer"
+        page.links = [(f"/{kind}/{n + step}", f"{' '.join(rng.sample(words, 3))} {kind}", " ".join(rng.sample(words, 4)))
+                      for step in rng.sample(range(1, 40), 5)]
+        return Reply(200, render(page).encode())
+
+    @cached_property
+    def pieces(self) -> list[str]:
+        """Ten-word pieces of the real articles on the topic."""
+        words = [p.split() for page in self.pages.values() if page.topic == TOPIC for p in page.paragraphs]
+        return [" ".join(w[i : i + PIECE]) for w in words for i in range(0, len(w) - PIECE + 1, PIECE)]
 
 
 def _stuffed(host: str, n: int, rng: random.Random) -> Page:
@@ -56,17 +70,8 @@ def _stuffed(host: str, n: int, rng: random.Random) -> Page:
     return page
 
 
-def _spun(web: LocalWeb, host: str, n: int, rng: random.Random) -> Page:
-    pieces = _pieces(web)
+def _spun(pieces: list[str], host: str, n: int, rng: random.Random) -> Page:
     chosen = rng.sample(pieces, 18)
     page = Page(f"http://{host}/answer/{n}", " ".join(chosen[0].split()[:4]).capitalize(), "spun")
     page.paragraphs = [" ".join(chosen[i : i + 6]) for i in range(0, len(chosen), 6)]
     return page
-
-
-def _pieces(web: LocalWeb) -> list[str]:
-    """Ten-word pieces of the real articles on the topic."""
-    if not hasattr(web, "_spun_pieces"):
-        words = [p.split() for page in web.pages.values() if page.topic == TOPIC for p in page.paragraphs]
-        web._spun_pieces = [" ".join(w[i : i + PIECE]) for w in words for i in range(0, len(w) - PIECE + 1, PIECE)]
-    return web._spun_pieces

@@ -91,9 +91,8 @@ class Page:
 class LocalWeb:
     """The pages of the generated web, addressable by host and path."""
 
-    def __init__(self, seed: int = 7, adversarial: bool = False):
+    def __init__(self, seed: int = 7):
         self.rng = random.Random(seed)
-        self.adversarial = adversarial  # with the two link farms of adversarial.py, reached from two articles
         self.pages: dict[str, Page] = {}
         self._build()
 
@@ -127,8 +126,6 @@ class LocalWeb:
             reply = self.respond(MIRRORED, target)
             reply.body = reply.body.replace(MIRRORED.encode(), MIRROR.encode()).replace(b"<footer>", b"<footer>Mirror copy. ")
             return reply
-        if self.adversarial and host in adversarial.HOSTS:
-            return adversarial.respond(self, host, target)
         for prefix, handler in self._dynamic:
             if host == prefix[0] and target.startswith(prefix[1]):
                 return handler(self, host, target)
@@ -140,7 +137,7 @@ class LocalWeb:
         return Reply(200, render(page).encode(), delay=SLOW_SECONDS.get(host, 0.0))
 
     def _hosts_known(self, host: str) -> bool:
-        return host in SITES or host in (PORTAL, NEWS, MIRROR, CALENDAR, SHOP, STORM) or (self.adversarial and host in adversarial.HOSTS)
+        return host in SITES or host in (PORTAL, NEWS, MIRROR, CALENDAR, SHOP, STORM)
 
     def _robots(self, host: str) -> Reply:
         if not self._hosts_known(host):
@@ -224,9 +221,6 @@ class LocalWeb:
         self._cross_links(articles)
         self._portal(articles)
         self._news(articles)
-        if self.adversarial:
-            for url, link in adversarial.entry_links().items():
-                self.pages[url].links.append(link)
 
     def _site(self, host: str, topic: str, sections: int, per_section: int) -> list[Page]:
         home = self._page(f"http://{host}/", topic, home=True)
@@ -361,6 +355,3 @@ def write_examples(web: LocalWeb, directory: Path, positives: int = 16, negative
 
 def _page_of(reply: Reply) -> str:
     return reply.body.decode()
-
-
-from focused.localweb import adversarial  # noqa: E402  (it builds on the page model above)
