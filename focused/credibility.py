@@ -6,8 +6,8 @@ words, text spun from real pages) turns into a spiral. Two properties that hold 
 generated the page temper the verdict before anything learns from it:
 
 - plausibility: the page's content statistics fall within the range of the user's own
-  examples (Ntoulas et al. 2006: spam pages differ in compressibility, share of common words,
-  title length; a stuffed page's density of topic words is beyond any positive example's).
+  examples (Ntoulas et al. 2006: spam pages differ in compressibility and share of common
+  words; a stuffed page's density of topic words is beyond any positive example's).
   A page outside that envelope is uncertain, not relevant: its probability is shrunk.
 - novelty: the share of the page's word 5-grams the crawl has not seen before (a sample of
   them, chosen by hash, so the memory stays small). Spun text, copies and page variants
@@ -39,7 +39,7 @@ POPULAR = frozenset(
     "but you if one all has will its more their there when they been we would other into also may use "
     "used so these only than any some each such then what how no new two most first should must do".split()
 )
-FEATURES = ("topic_density", "compression", "popular_words", "title_words")
+FEATURES = ("topic_density", "compression", "popular_words")
 
 
 def content_features(title: str, text: str, topic_words: frozenset[str]) -> dict[str, float]:
@@ -51,7 +51,6 @@ def content_features(title: str, text: str, topic_words: frozenset[str]) -> dict
         "topic_density": sum(w in topic_words for w in words) / count,
         "compression": len(zlib.compress(raw)) / max(len(raw), 1) if len(raw) > 200 else 0.5,
         "popular_words": sum(w in POPULAR for w in words) / count,
-        "title_words": float(len(title.split())),
         "words": float(len(words)),
     }
 
@@ -95,7 +94,9 @@ class Envelope:
         outside = 0.0
         for name in FEATURES:
             lo, hi = self.low[name], self.high[name]
-            width = max(hi - lo, 1e-6)
+            # A narrow set of examples (pages of one template) must not make every other page implausible:
+            # the range counts as at least a quarter of its bounds' sum wide.
+            width = max(hi - lo, (abs(lo) + abs(hi)) / 4, 1e-6)
             value = features[name]
             outside += max(lo - value, value - hi, 0.0) / width
         return 0.5 ** (outside / self.tolerance)

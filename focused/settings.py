@@ -111,10 +111,10 @@ FOCUSED_NEARDUP_DISTANCE = 3
 # A page whose mean share of distinct words per 100-word window is below this is keyword
 # stuffing (focused/spam.py): relevance 0, its links inherit nothing (focused/keyword_stuffed). 0: off.
 FOCUSED_MIN_WORD_DIVERSITY = 0.2
-# A page whose content statistics (topic-word density, compressibility, share of common words,
-# title length) fall outside the range of the classifier's training examples is uncertain:
-# its probability is halved toward the examples' share of positives for every
-# FOCUSED_OOD_TOLERANCE x the range's width it lies outside (focused/credibility.py). 0: off.
+# A page whose content statistics (topic-word density, compressibility, share of common words)
+# fall outside the range of the classifier's training examples is uncertain: its probability
+# is halved toward the examples' share of positives for every FOCUSED_OOD_TOLERANCE x the
+# range's width (at least a quarter of its bounds' sum) it lies outside (focused/credibility.py). 0: off.
 FOCUSED_OOD_TOLERANCE = 0.25
 # Seconds between progress lines (0 turns them off).
 FOCUSED_PROGRESS_INTERVAL = 5.0

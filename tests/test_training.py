@@ -47,7 +47,7 @@ def test_train_from_files_and_urls_writes_artifact_card_and_metrics(web, tmp_pat
     assert len(card["training_set"]) == 1 + 48 + 2 and all(len(e["sha256"]) == 64 for e in card["training_set"])
     assert card["training_set"][0]["source"] == "profile:sql"  # the description and keywords count too
     assert {"scikit-learn", "python"} <= set(card["versions"])
-    assert set(card["envelope"]["high"]) == {"topic_density", "compression", "popular_words", "title_words"}
+    assert set(card["envelope"]["high"]) == {"topic_density", "compression", "popular_words"}
     assert 0 <= card["metrics"]["tfidf"]["calibration_error"] < 0.5
     fetched = {(e["host"], e["path"]) for e in web.entries()}
     assert ("sqlzone.example", "/section0/article1.html") in fetched  # really fetched, over HTTP
