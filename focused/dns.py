@@ -62,7 +62,7 @@ class CountingCachingResolver(CachingThreadedResolver):
             return defer.fail(DNSLookupError(name))
         self.counts["dnscache/hit" if name in dnscache else "dnscache/miss"] += 1
         deferred = super().getHostByName(name, timeout)
-        if name.lower() not in self.policy.trusted_names:
+        if not self.policy.trusts(name):
             deferred.addCallback(self._check, name)
         deferred.addErrback(self._failed, name)
         return deferred

@@ -38,6 +38,7 @@ MESSAGE_REASONS = (
     ("max redirections", "redirect_loop"),
     ("robots.txt", "robots"),
     ("private address", "private_address"),
+    ("private name", "private_name"),
 )
 HOPELESS_STATUS = {502}
 FAILURE_STATUS = {500, 502, 503, 504, 522, 524}

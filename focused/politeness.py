@@ -79,6 +79,11 @@ class HostPoliteness:
         if slot is not None:
             slot.lastseen = self.clock()
 
+    def dropped(self, host: str, request_id: int) -> bool:
+        """True for a handed-out request that ended before reaching the downloader (a middleware
+        refused it): it never occupied the host, which is free again at once."""
+        return self.pending[host].pop(request_id, None) is not None
+
     def reached_downloader(self, host: str, request_id: int) -> None:
         self.pending[host].pop(request_id, None)
         self.apply(host)

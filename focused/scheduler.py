@@ -272,7 +272,10 @@ class FocusedScheduler:
         self._finished(response.meta.get("focused", {}).get("seq"))
 
     def _request_failed(self, request: Request) -> None:
-        self._finished(request.meta.get("focused", {}).get("seq"))
+        seq = request.meta.get("focused", {}).get("seq")
+        if self.hosts.dropped(_host(request), id(request)):
+            self.frontier.release(_host(request), 0.0, seq)
+        self._finished(seq)
 
     def _finished(self, seq: int | None) -> None:
         """A handed-out request is done with: the journal and a shared frontier's claims forget it."""

@@ -82,9 +82,14 @@ FOCUSED_MAX_QUERY_VARIANTS = 30
 FOCUSED_DNS_NEGATIVE_TTL = 300.0
 # Networks (CIDR) the crawl may fetch from although they are not globally routable; every
 # other private, loopback or link-local address is refused (focused/refused/private_address),
-# for IP literals and for names that resolve to one. Through an HTTP proxy the proxy resolves
-# names. The local web reached without a proxy needs ["127.0.0.0/8"].
+# for IP literals in any spelling and for names that resolve to one. Names that can only mean
+# a local network (localhost, *.local, *.internal, *.home.arpa, one label...) are refused before
+# any request, proxy or not (focused/refused/private_name); localhost opens with 127.0.0.0/8.
+# Through an HTTP proxy the proxy resolves names. The local web without a proxy needs ["127.0.0.0/8"].
 FOCUSED_ALLOWED_NETWORKS = []
+# Names (patterns: "wiki", "*.corp.internal") fetched although they look local; their addresses
+# are not checked either: for an intranet crawl.
+FOCUSED_ALLOWED_NAMES = []
 # A WARC file (e.g. crawl.warc.gz: gzipped) to append every fetched response to, as request and
 # response records (focused/warc.py); empty: none.
 FOCUSED_WARC = ""

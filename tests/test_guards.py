@@ -56,3 +56,15 @@ def test_host_delay_is_the_largest_of_setting_crawl_delay_and_latency_and_backs_
     assert hosts.failed("h") and "h" in hosts.dead  # the third consecutive failure gives up
     hosts.succeeded("h")
     assert hosts.delay("h") == 2.0
+
+
+def test_a_request_refused_before_the_downloader_frees_its_host_at_once():
+    slot = SimpleNamespace(active=set(), lastseen=0.0, delay=0.0, jitter=0.0)
+    hosts = HostPoliteness({"h": slot}, concurrency=1, delay=0.0, latency_factor=0.0, max_delay=10.0,
+                           max_failures=3, clock=lambda: 50.0)
+    hosts.handed_out("h", 1)
+    assert hosts.wait("h")[1]  # busy until it reaches the downloader ...
+    assert hosts.dropped("h", 1) and hosts.wait("h") == (0.0, False)  # ... or a middleware refuses it
+    hosts.handed_out("h", 2)
+    hosts.reached_downloader("h", 2)
+    assert not hosts.dropped("h", 2)  # a downloaded request is finished by the downloader's signal

@@ -3,10 +3,12 @@
 `python -m focused.localweb serve --hostile` serves it. hostile.example's front page links
 to one case each (malformed HTML, wrong and missing charsets, a decompression bomb, a
 huge body, binary served as HTML, an endless redirect chain, links with odd schemes and
-invalid URLs) and to ordinary pages between them; tarpit.example answers slowly or never;
-two hosts have a garbage and a very large robots.txt, two a robots.txt that fails (a 503,
-no answer at all). The crawl must fetch every ordinary page, skip each hostile one with a
-logged, counted reason, and fetch nothing but robots.txt from a host whose rules it cannot read. spa.example is a single-page
+invalid URLs) and to ordinary pages between them; its /private-links.html (linked from
+nowhere) points at the network beside the crawler or its proxy, in every spelling.
+tarpit.example answers slowly or never; two hosts have a garbage and a very large
+robots.txt, two a robots.txt that fails (a 503, no answer at all). The crawl must fetch
+every ordinary page, skip each hostile one with a logged, counted reason, and fetch nothing
+but robots.txt from a host whose rules it cannot read. spa.example is a single-page
 application: its text and links exist only after its script runs.
 """
 
@@ -48,6 +50,18 @@ ODD_LINKS = ["ftp://hostile.example/pub/", "data:text/html,<b>x</b>", "file:///e
              "http://hostile.example/" + "x" * 5000]
 
 
+# Links into the network beside the crawler (or beside its proxy), each spelling once: names
+# that can only mean a local network, and IP literals as resolvers accept them.
+PRIVATE_NAMES = ["http://localhost:8000/", "http://localhost:8000/polls/", "http://LocalHost./admin/",
+                 "http://api.localhost/", "http://printer.local/", "http://metadata.google.internal/v1/",
+                 "http://router.home.arpa/", "http://intranet/"]
+LOOPBACK_LITERALS = ["http://2130706433/", "http://0x7f.1/", "http://0x7f000001:8000/", "http://0177.0.0.1/",
+                     "http://127.1/", "http://[::ffff:127.0.0.1]/", "http://[::ffff:7f00:1]:8080/"]
+PRIVATE_LITERALS = ["http://0xa9fea9fe/latest/meta-data/", "http://3232235521/", "http://10.1/",
+                    "http://012.0.0.1/", "http://[64:ff9b::c0a8:1]/", "http://[fe80::1]/"]
+PRIVATE_LINKS_PAGE = "/private-links.html"
+
+
 def page(title: str, text: str, links: list[str] = (), charset: str | None = "utf-8") -> str:
     anchors = "".join(f'<p>See <a href="{url}">{url[:40]}</a> for more.</p>' for url in links)
     meta = f'<meta charset="{charset}">' if charset else ""
@@ -66,6 +80,7 @@ class HostileWeb:
         self.bomb = gzip.compress(b"<html><body>" + b" " * (20 * LIMIT) + b"</body></html>")
 
     def respond(self, host: str, target: str) -> Reply:
+        host = HOSTILE if host == "127.0.0.1" else host  # reached without a proxy
         if host == SPA:
             return self._spa(target)
         if host not in HOSTS + UNREADABLE_ROBOTS:
@@ -130,6 +145,9 @@ class HostileWeb:
             return Reply(200, b"<html><body>" + b"a" * (2 * LIMIT) + b"</body></html>")
         if target == "/binary.html":
             return Reply(200, self.noise)
+        if target == PRIVATE_LINKS_PAGE:
+            links = [*PRIVATE_NAMES, *LOOPBACK_LITERALS, *PRIVATE_LITERALS, *good_links(HOSTILE)]
+            return Reply(200, page("Links inward", "Admin consoles, metadata and printers.", links).encode())
         if target.startswith("/loop/"):
             return Reply(302, headers={"Location": f"/loop/{int(target[6:] or 0) + 1}"})
         return Reply(404, b"<html><body>Not found</body></html>")

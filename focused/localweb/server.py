@@ -58,7 +58,7 @@ class WebResource(resource.Resource):
                 target += "?" + parts.query
         else:
             host, target = (request.getHeader("host") or ""), uri
-        return host.lower().split(":")[0], target
+        return urlsplit(f"//{host}").hostname or "", target
 
     def _body(self, request: server.Request, reply: Reply) -> bytes:
         request.setResponseCode(reply.status)
