@@ -7,22 +7,21 @@ FOCUSED_REDIS_KEY (default "focused:<profile name>"):
     KEY:q:HOST        sorted set  one host's queue: pickled records, scored by minus their score
     KEY:hosts         sorted set  hosts with queued records, scored by their best record
     KEY:claims        sorted set  records handed out, "host\\nscore\\nrecord", scored by a deadline
-    KEY:lease:HOST:I  string      the host's I-th concurrency slot (CONCURRENT_REQUESTS_PER_DOMAIN)
+    KEY:dead          set         hosts given up on (FOCUSED_HOST_MAX_FAILURES): nothing is queued for them
     KEY:seen          set         request fingerprints (focused.urls.CanonicalFingerprinter)
     KEY:seq           integer     record numbers, reserved in blocks
     KEY:items         stream      every item, as JSON
 
-Politeness holds for the crawl as a whole: a process fetches from a host only while it holds
-one of the host's slots; it keeps the slot while the request is in flight and, after the
-answer, lets it expire after the host's delay (so the next request of any process waits it
-out). A killed process's slots expire after FOCUSED_REDIS_CLAIM_TIMEOUT, and so do its
-claims: any process puts an expired claim back into its host's queue.
+Politeness holds for the crawl as a whole: focused.sharedhosts keeps one view of each host
+(delay, requests in flight, robots.txt) and lets a request start only when the host allows it,
+whichever process sends it; this frontier prefers hosts that view says are free. A killed
+process's claims expire after FOCUSED_REDIS_CLAIM_TIMEOUT: any process puts an expired claim
+back into its host's queue.
 
 Scores from different processes are comparable: each process learns its own models from the
 pages it fetches (learning is partitioned by fetch, not shared), scores the links it finds
-and re-scores samples of the shared frontier with what it learned. robots.txt is fetched
-and parsed once per process. Redis calls are made from the reactor thread: keep the server
-near (same machine or LAN).
+and re-scores samples of the shared frontier with what it learned. Redis calls are made from
+the reactor thread: keep the server near (same machine or LAN).
 """
 
 from __future__ import annotations
@@ -31,6 +30,8 @@ import json
 import pickle
 import time
 from collections.abc import Iterator
+from os import getpid
+from socket import gethostname
 from typing import TYPE_CHECKING, Any
 
 import redis
@@ -46,13 +47,17 @@ if TYPE_CHECKING:
     from scrapy import Request
     from scrapy.crawler import Crawler
 
+    from focused.sharedhosts import SharedHosts
+
 SEQ_BLOCK = 1000
 HOSTS_LOOKED_AT = 32  # best hosts tried per pop
 REAP_INTERVAL = 1.0  # seconds between looks for expired claims
-LEASE_POLL = 0.05  # seconds before a process that found nothing to fetch looks again
+POLL = 0.05  # seconds before a process that found nothing to fetch looks again
+IDLE_GRACE = 2.0  # seconds a shared frontier must look empty before this process calls the crawl done
 
-# Queue a record and keep the host's entry in KEY:hosts at its best record.
+# Queue a record (unless its host is dead) and keep the host's entry in KEY:hosts at its best record.
 PUSH = """
+if redis.call('SISMEMBER', KEYS[3], ARGV[3]) == 1 then return 0 end
 redis.call('ZADD', KEYS[1], ARGV[1], ARGV[2])
 local best = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')
 redis.call('ZADD', KEYS[2], best[2], ARGV[3])
@@ -108,6 +113,11 @@ def connect(crawler: Crawler) -> redis.Redis:
     return redis.Redis.from_url(url)
 
 
+def process_name() -> str:
+    """Who a shared crawl's process is, in Redis: host name and process id."""
+    return f"{gethostname()}:{getpid()}"
+
+
 def _pack(record: Record) -> bytes:
     return pickle.dumps(record, protocol=pickle.HIGHEST_PROTOCOL)
 
@@ -115,23 +125,29 @@ def _pack(record: Record) -> bytes:
 class RedisFrontier:
     """The frontier of focused.frontier, shared through Redis (see the module docstring)."""
 
-    # Host slots free themselves (expiry after a host's delay, other processes finishing) with no
-    # event in this process: when no host can be fetched now, the scheduler looks again this soon.
-    poll_interval = LEASE_POLL
+    # Hosts free themselves (delays passing, other processes finishing) with no event in this
+    # process: when no host can be fetched now, the scheduler looks again this soon.
+    poll_interval = POLL
 
-    def __init__(self, client: redis.Redis, key: str, concurrency: int, claim_timeout: float, owner: str):
+    def __init__(self, client: redis.Redis, key: str, claim_timeout: float, shared: SharedHosts):
         self.r, self.key = client, key
-        self.concurrency, self.claim_timeout, self.owner = concurrency, claim_timeout, owner
+        self.claim_timeout, self.shared = claim_timeout, shared
         self._push, self._pop = client.register_script(PUSH), client.register_script(POP)
         self._reap, self._rescore = client.register_script(REAP), client.register_script(RESCORE)
-        self.leases: dict[int, str] = {}  # seq -> the host slot this process took to fetch the record
         self.claimed: dict[int, bytes] = {}  # seq -> claim member, for records this process handed out
         self.seq, self.seq_end = 0, 0
         self.reaped_at = 0.0
+        self.busy_at = time.monotonic()
 
     def __len__(self) -> int:
-        """Hosts with queued records plus records in flight, anywhere in the crawl: 0 when it is done."""
-        return self.r.zcard(f"{self.key}:hosts") + self.r.zcard(f"{self.key}:claims")
+        """Hosts with queued records plus records in flight, anywhere in the crawl: 0 when it is done.
+        An empty look counts as done only IDLE_GRACE seconds after the last busy one (or the start):
+        another process may be between marking a URL seen and queueing it."""
+        size = self.r.zcard(f"{self.key}:hosts") + self.r.zcard(f"{self.key}:claims")
+        now = time.monotonic()
+        if size:
+            self.busy_at = now
+        return size or int(now - self.busy_at < IDLE_GRACE)
 
     @property
     def hosts(self) -> int:
@@ -145,39 +161,30 @@ class RedisFrontier:
         return self.seq
 
     def push(self, host: str, record: Record) -> None:
-        self._push(keys=[f"{self.key}:q:{host}", f"{self.key}:hosts"], args=[record.key, _pack(record), host])
+        keys = [f"{self.key}:q:{host}", f"{self.key}:hosts", f"{self.key}:dead"]
+        self._push(keys=keys, args=[record.key, _pack(record), host])
 
     def pop(self, now: float, wait: Wait, patience: float = 0.0, window: int = 0) -> tuple[str, Record] | None:
-        """The best record of the best host this process may fetch now and can get a slot of."""
+        """The best record of the best host that this process and the shared view both find free."""
         self._reap_expired()
-        for raw in self.r.zrange(f"{self.key}:hosts", 0, HOSTS_LOOKED_AT - 1):
-            host = raw.decode()
-            seconds, busy = wait(host)
-            lease = None if busy or seconds > 0 else self._lease(host)
-            if lease is None:
+        hosts = [raw.decode() for raw in self.r.zrange(f"{self.key}:hosts", 0, HOSTS_LOOKED_AT - 1)]
+        ready = [host for host in hosts if wait(host) == (0.0, False)]
+        busy = self.shared.busy(ready) if ready else set()
+        for host in ready:
+            if host in busy:
                 continue
             deadline = time.time() + self.claim_timeout
             keys = [f"{self.key}:q:{host}", f"{self.key}:hosts", f"{self.key}:claims"]
             popped = self._pop(keys=keys, args=[host, deadline])
-            if not popped:
-                self.r.delete(lease)
-                continue
-            member, score = popped
-            record = pickle.loads(member)
-            self.claimed[record.seq] = b"%s\n%s\n%s" % (host.encode(), score, member)
-            self.leases[record.seq] = lease
-            return host, record
+            if popped:
+                member, score = popped
+                record = pickle.loads(member)
+                self.claimed[record.seq] = b"%s\n%s\n%s" % (host.encode(), score, member)
+                return host, record
         return None
 
     def release(self, host: str, delay: float = 0.0, seq: int | None = None) -> None:
-        """The request of record `seq` finished: its host slot stays taken for the host's delay, then frees itself."""
-        lease = self.leases.pop(seq, None) if seq is not None else None
-        if lease is None:
-            return
-        if delay > 0:
-            self.r.set(lease, self.owner, xx=True, px=max(1, int(delay * 1000)))
-        else:
-            self.r.delete(lease)
+        return None  # the shared gate (focused.sharedhosts) records when a host's request finished
 
     def finished(self, seq: int) -> None:
         member = self.claimed.pop(seq, None)
@@ -185,13 +192,11 @@ class RedisFrontier:
             self.r.zrem(f"{self.key}:claims", member)
 
     def close(self) -> None:
-        """Put the records this process took and did not finish back in the queues, and free its host slots."""
+        """Put the records this process took and did not finish back in the queues."""
         if self.claimed:
             self.r.zadd(f"{self.key}:claims", dict.fromkeys(self.claimed.values(), 0), xx=True)
             self.reaped_at = 0.0
             self._reap_expired()
-        if self.leases:
-            self.r.delete(*self.leases.values())
 
     def best_resting(self, wait: Wait) -> str | None:
         return None  # never park a request: another process may take the host meanwhile
@@ -200,10 +205,13 @@ class RedisFrontier:
         raise NotImplementedError("a shared frontier hands out records only through pop()")
 
     def drop_host(self, host: str) -> int:
-        dropped = self.r.zcard(f"{self.key}:q:{host}")
-        self.r.delete(f"{self.key}:q:{host}")
-        self.r.zrem(f"{self.key}:hosts", host)
-        return dropped
+        """Give up on a host for every process: its queue goes, and nothing more is queued for it."""
+        pipe = self.r.pipeline()
+        pipe.zcard(f"{self.key}:q:{host}")
+        pipe.delete(f"{self.key}:q:{host}")
+        pipe.zrem(f"{self.key}:hosts", host)
+        pipe.sadd(f"{self.key}:dead", host)
+        return pipe.execute()[0]
 
     def sample(self, limit: int) -> list[Record]:
         """The best records of the best hosts, up to `limit`, for re-scoring."""
@@ -225,15 +233,6 @@ class RedisFrontier:
 
     def records(self) -> Iterator[tuple[str, Record]]:
         return iter(())  # the shared frontier persists in Redis, not in JOBDIR
-
-    def _lease(self, host: str) -> str | None:
-        """One of the host's free slots, taken until the claim deadline (a killed process's expire)."""
-        ttl = int(self.claim_timeout * 1000)
-        for slot in range(self.concurrency):
-            key = f"{self.key}:lease:{host}:{slot}"
-            if self.r.set(key, self.owner, nx=True, px=ttl):
-                return key
-        return None
 
     def _reap_expired(self) -> None:
         now = time.time()

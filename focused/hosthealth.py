@@ -39,6 +39,7 @@ MESSAGE_REASONS = (
     ("robots.txt", "robots"),
     ("private address", "private_address"),
     ("private name", "private_name"),
+    ("host given up on", "host_dead"),
 )
 HOPELESS_STATUS = {502}
 FAILURE_STATUS = {500, 502, 503, 504, 522, 524}

@@ -19,6 +19,17 @@ LATENCY_SMOOTHING = 0.3  # weight of the newest response time in the moving aver
 BACKOFF_BASE = 0.5  # seconds, doubled per consecutive failure of a host
 
 
+def polite_delay(base: float, crawl_delay: float, latency: float, failures: int, latency_factor: float,
+                 max_delay: float) -> float:
+    """Seconds between two requests to a host: the largest of the configured delay, Crawl-delay and
+    a multiple of its response time, doubled per consecutive failure; Crawl-delay is a floor even
+    above max_delay."""
+    polite = max(base, crawl_delay, latency_factor * latency)
+    if failures:
+        polite = max(polite, BACKOFF_BASE) * 2**failures
+    return max(min(polite, max_delay), crawl_delay)
+
+
 class HostPoliteness:
     def __init__(
         self,
@@ -29,8 +40,10 @@ class HostPoliteness:
         max_delay: float,
         max_failures: int,
         clock: Callable[[], float] = monotonic,
+        slot_delays: bool = True,
     ):
         self.slots = slots  # the downloader's slots, keyed by host
+        self.slot_delays = slot_delays  # False in a shared crawl: the shared gate spaces requests instead
         self.concurrency = concurrency
         self.base_delay = delay
         self.latency_factor = latency_factor
@@ -46,12 +59,8 @@ class HostPoliteness:
         self.pending: dict[str, dict[int, float]] = defaultdict(dict)  # handed out, not yet in the downloader
 
     def delay(self, host: str) -> float:
-        crawl_delay = self.crawl_delays.get(host, 0.0)
-        polite = max(self.base_delay, crawl_delay, self.latency_factor * self.latency.get(host, 0.0))
-        failures = self.failures.get(host, 0)
-        if failures:
-            polite = max(polite, BACKOFF_BASE) * 2**failures
-        return max(min(polite, self.max_delay), crawl_delay)  # Crawl-delay is a floor, even above max_delay
+        return polite_delay(self.base_delay, self.crawl_delays.get(host, 0.0), self.latency.get(host, 0.0),
+                            self.failures.get(host, 0), self.latency_factor, self.max_delay)
 
     def wait(self, host: str) -> tuple[float, bool]:
         """(Seconds until `host` may get another request, whether it is at its concurrency limit).
@@ -121,7 +130,7 @@ class HostPoliteness:
         """Write the host's delay into its downloader slot; no jitter may undercut it."""
         slot = self.slots.get(host)
         if slot is not None:
-            slot.delay = self.delay(host)
+            slot.delay = self.delay(host) if self.slot_delays else 0.0
             slot.jitter = 0.0
 
     def _pending(self, host: str, now: float) -> int:

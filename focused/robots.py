@@ -28,7 +28,7 @@ DISALLOW_ALL = b"User-agent: *\nDisallow: /\n"
 UNREACHABLE = "robots-unreachable"  # flags the disallow-all answer that stands in for a failed robots.txt
 
 
-def _is_robots(request: Request) -> bool:
+def is_robots(request: Request) -> bool:
     return bool(request.meta.get("dont_obey_robotstxt")) and request.url.endswith("/robots.txt")
 
 
@@ -41,12 +41,12 @@ class UnreachableRobotsMiddleware:
         return cls(crawler.stats)
 
     def process_response(self, request: Request, response: Response) -> Response:
-        if _is_robots(request) and response.status >= 500 and UNREACHABLE not in response.flags:
+        if is_robots(request) and response.status >= 500 and UNREACHABLE not in response.flags:
             return self._disallow_all(request, response, f"http_{response.status}")
         return response
 
     def process_exception(self, request: Request, exception: Exception) -> Response | None:
-        if not _is_robots(request) or isinstance(exception, IgnoreRequest):
+        if not is_robots(request) or isinstance(exception, IgnoreRequest):
             return None
         # 599: no HTTP answer came; the response chain after this sees the stand-in
         return self._disallow_all(request, Response(request.url, status=599), type(exception).__name__)

@@ -11,9 +11,7 @@ the seen set are shared by every process of the crawl (focused.distributed).
 from __future__ import annotations
 
 import logging
-from os import getpid
 from pathlib import Path
-from socket import gethostname
 from time import monotonic
 from typing import TYPE_CHECKING, Any
 
@@ -30,6 +28,7 @@ from focused.frontier import Frontier, Record
 from focused.jobstate import JobState
 from focused.politeness import HostPoliteness
 from focused.records import RecordCodec
+from focused.sharedhosts import SharedHosts
 
 if TYPE_CHECKING:
     from typing import Self
@@ -85,8 +84,8 @@ class FocusedScheduler:
         settings = crawler.settings
         if settings.get("FOCUSED_REDIS_URL"):
             client, key = connect(crawler), crawl_key(crawler)
-            frontier = RedisFrontier(client, key, settings.getint("CONCURRENT_REQUESTS_PER_DOMAIN"),
-                                     settings.getfloat("FOCUSED_REDIS_CLAIM_TIMEOUT"), f"{gethostname()}:{getpid()}")
+            frontier = RedisFrontier(client, key, settings.getfloat("FOCUSED_REDIS_CLAIM_TIMEOUT"),
+                                     SharedHosts.from_crawler(crawler))
             dupefilter, jobdir = RedisDupeFilter(client, key, crawler.request_fingerprinter), None
         else:
             frontier, jobdir = Frontier(), job_dir(settings)
@@ -113,6 +112,7 @@ class FocusedScheduler:
             latency_factor=settings.getfloat("FOCUSED_LATENCY_FACTOR"),
             max_delay=settings.getfloat("FOCUSED_MAX_DELAY"),
             max_failures=settings.getint("FOCUSED_HOST_MAX_FAILURES"),
+            slot_delays=not settings.get("FOCUSED_REDIS_URL"),
         )
         self._connect()
         self._load()

@@ -39,6 +39,10 @@ DOWNLOADER_MIDDLEWARES = {
     "focused.rendering.RenderingMiddleware": 60,
     "focused.robots.UnreachableRobotsMiddleware": 540,  # after RetryMiddleware: a robots.txt still failing disallows all
     "focused.hosthealth.HostHealthMiddleware": 555,  # sees failures before RetryMiddleware
+    # only with FOCUSED_REDIS_URL: robots.txt once for a shared crawl (its final answer, below the
+    # two above); the shared per-host gate, last before the downloader
+    "focused.sharedhosts.SharedRobotsMiddleware": 530,
+    "focused.sharedhosts.SharedPolitenessMiddleware": 900,
 }
 SPIDER_MIDDLEWARES = {"focused.traps.TrapGuardMiddleware": 850}
 EXTENSIONS = {"focused.progress.Progress": 500, "focused.dns.DnsCacheStats": 500, "focused.warc.WarcWriter": 500}

@@ -1,5 +1,6 @@
-"""One crawl in three processes through a real redis-server: nothing fetched twice, hosts kept polite,
-and a killed process's claimed URLs go back to the others."""
+"""One crawl in three processes through a real redis-server: nothing fetched twice, every host treated as
+by one polite client (its delay and concurrency across processes, robots.txt once), and a killed
+process's claimed URLs go back to the others."""
 
 from __future__ import annotations
 
@@ -17,7 +18,7 @@ import pytest
 import redis
 
 from focused.demo import start_redis
-from tests.conftest import FAST, REPO
+from tests.conftest import FAST, REPO, WebServer, start_web
 
 KEY = "focused:test"
 
@@ -50,6 +51,51 @@ def wait_for_items(path: Path, count: int) -> None:
     deadline = time.monotonic() + 60
     while len(items(path)) < count and time.monotonic() < deadline:
         time.sleep(0.05)
+
+
+def judge_politeness(web: WebServer, delay: float, per_host: int, victim: str | None = None) -> int:
+    """From the server's log: successive requests to a host (robots.txt included) start at least 0.98 x
+    `delay` apart and never more than `per_host` at once, whichever process sent them; robots.txt is
+    fetched once per host (twice only if the first fetcher was killed before it could share the answer).
+    Returns the number of hosts judged."""
+    by_host: dict[str, list[dict]] = {}
+    for entry in web.entries():
+        by_host.setdefault(entry["host"], []).append(entry)
+    for host, entries in by_host.items():
+        times = sorted(e["t"] for e in entries)
+        gaps = [b - a for a, b in zip(times, times[1:])]
+        assert not gaps or min(gaps) >= 0.98 * delay, (host, min(gaps), len(times))
+        assert max(e["concurrency"] for e in entries) <= per_host, host
+        robots = [e["ua"] for e in entries if e["path"] == "/robots.txt"]
+        assert len(robots) == 1 or (len(robots) == 2 and robots[0] == victim), (host, robots)
+    return len(by_host)
+
+
+@pytest.mark.parametrize("kill", [False, True], ids=["all-finish", "one-killed"])
+def test_a_shared_crawl_keeps_each_hosts_crawl_delay_across_processes(tmp_path: Path, redis_url: str, kill: bool):
+    web = start_web(tmp_path, 0.0, "focused.localweb", "--crawl-delay", "1")
+    try:
+        settings = {"CONCURRENT_REQUESTS_PER_DOMAIN": 2, "FOCUSED_PATIENCE": 0}
+        names = ["p0", "p1", "victim" if kill else "p2"]
+        processes = {name: start(name, tmp_path, web.proxy, redis_url, pages=25, **settings) for name in names}
+        if kill:
+            wait_for_items(tmp_path / "victim.jsonl", 6)
+            processes.pop("victim").send_signal(signal.SIGKILL)
+        assert [p.wait(timeout=300) for p in processes.values()] == [0] * len(processes)
+        hosts = judge_politeness(web, delay=1.0, per_host=2, victim="focused-test/victim" if kill else None)
+        assert hosts >= 5
+        pages = [e for e in web.entries() if e["path"] != "/robots.txt"]
+        assert {e["ua"] for e in pages} >= {f"focused-test/{name}" for name in names}
+    finally:
+        web.process.terminate()
+        web.process.wait()
+
+
+def test_a_shared_crawl_keeps_download_delay_across_processes(web, tmp_path: Path, redis_url: str):
+    settings = {"CONCURRENT_REQUESTS_PER_DOMAIN": 2, "DOWNLOAD_DELAY": 0.5, "FOCUSED_PATIENCE": 0}
+    processes = [start(f"p{i}", tmp_path, web.proxy, redis_url, pages=30, **settings) for i in range(3)]
+    assert [p.wait(timeout=300) for p in processes] == [0, 0, 0]
+    assert judge_politeness(web, delay=0.5, per_host=2) >= 5
 
 
 def test_three_processes_share_one_polite_crawl(web, tmp_path: Path, redis_url: str):

@@ -59,6 +59,7 @@ CALENDAR = "calendar.example"
 SHOP = "shop.example"
 DEAD = "gone.example"
 STORM = "storm.example"  # answers 503 to everything but robots.txt
+KNOWN_HOSTS = frozenset((*SITES, PORTAL, NEWS, MIRROR, CALENDAR, SHOP, STORM))
 ALIASES = {"localhost": PORTAL, "127.0.0.1": PORTAL}  # reached without a proxy, by real DNS
 CRAWL_DELAY = {"slow.example": 0.5}
 SLOW_SECONDS = {"slow.example": 0.2}
@@ -91,9 +92,10 @@ class Page:
 class LocalWeb:
     """The pages of the generated web, addressable by host and path."""
 
-    def __init__(self, seed: int = 7):
+    def __init__(self, seed: int = 7, crawl_delay: float = 0.0):
         self.rng = random.Random(seed)
         self.pages: dict[str, Page] = {}
+        self.crawl_delays = dict.fromkeys(KNOWN_HOSTS, crawl_delay) if crawl_delay else CRAWL_DELAY
         self._build()
 
     # --- ground truth -------------------------------------------------
@@ -137,7 +139,7 @@ class LocalWeb:
         return Reply(200, render(page).encode(), delay=SLOW_SECONDS.get(host, 0.0))
 
     def _hosts_known(self, host: str) -> bool:
-        return host in SITES or host in (PORTAL, NEWS, MIRROR, CALENDAR, SHOP, STORM)
+        return host in KNOWN_HOSTS
 
     def _robots(self, host: str) -> Reply:
         if not self._hosts_known(host):
@@ -145,8 +147,8 @@ class LocalWeb:
         lines = ["User-agent: *"]
         if host in ROBOTS_DISALLOW:
             lines.append(f"Disallow: {ROBOTS_DISALLOW[host]}")
-        if host in CRAWL_DELAY:
-            lines.append(f"Crawl-delay: {CRAWL_DELAY[host]}")
+        if host in self.crawl_delays:
+            lines.append(f"Crawl-delay: {self.crawl_delays[host]}")
         return Reply(200, ("\n".join(lines) + "\n").encode(), "text/plain")
 
     def _calendar(self, host: str, target: str) -> Reply:
