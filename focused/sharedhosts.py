@@ -84,6 +84,16 @@ end
 return 1
 """
 
+# KEYS: the site's stored answer, its fetch claim. ARGV: this process, claim timeout (ms).
+# 1: fetch it (claimed now, or already by this process: a retry); 0: another process is fetching it;
+# 2: its answer is stored. One step, so no process claims a robots.txt stored a moment ago.
+CLAIM_ROBOTS = """
+if redis.call('EXISTS', KEYS[1]) == 1 then return 2 end
+if redis.call('SET', KEYS[2], ARGV[1], 'NX', 'PX', ARGV[2]) then return 1 end
+if redis.call('GET', KEYS[2]) == ARGV[1] then return 1 end
+return 0
+"""
+
 
 class SharedHosts:
     """The hosts' shared state in Redis, and the one decision that needs atomicity: may a request start now."""
@@ -95,6 +105,7 @@ class SharedHosts:
         self.base_delay, self.latency_factor, self.max_delay = base_delay, latency_factor, max_delay
         self.max_failures = max_failures
         self._gate, self._release = client.register_script(GATE), client.register_script(RELEASE)
+        self._claim_robots = client.register_script(CLAIM_ROBOTS)
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> Self:
@@ -153,10 +164,10 @@ class SharedHosts:
         """The stored robots.txt answer of a site (host[:port]), if some process fetched it."""
         return self.r.hgetall(f"{self.key}:robots:{site}") or None
 
-    def claim_robots(self, site: str, owner: str) -> bool:
-        """True if this process is now the one to fetch the site's robots.txt."""
-        return bool(self.r.set(f"{self.key}:robots:{site}:fetching", owner, nx=True,
-                               px=int(self.claim_timeout * 1000)))
+    def claim_robots(self, site: str, owner: str) -> int:
+        """1: this process is the one to fetch the site's robots.txt; 0: another is; 2: it is stored."""
+        keys = [f"{self.key}:robots:{site}", f"{self.key}:robots:{site}:fetching"]
+        return self._claim_robots(keys=keys, args=[owner, int(self.claim_timeout * 1000)])
 
     def unclaim_robots(self, site: str) -> None:
         self.r.delete(f"{self.key}:robots:{site}:fetching")
@@ -223,9 +234,11 @@ class SharedRobotsMiddleware:
             return None
         site = urlparse_cached(request).netloc  # robots.txt rules a scheme, host and port
         while (stored := self.hosts.robots(site)) is None:
-            if self.hosts.claim_robots(site, self.owner):
+            claim = self.hosts.claim_robots(site, self.owner)
+            if claim == 1:
                 return None  # this process fetches it
-            await sleep(POLL)
+            if claim == 0:
+                await sleep(POLL)
         flags = [flag for flag in stored.get(b"flags", b"").decode().split("\n") if flag]
         return Response(request.url, status=int(stored[b"status"]), body=stored[b"body"], flags=[*flags, SHARED],
                         request=request)
