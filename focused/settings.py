@@ -142,6 +142,10 @@ FOCUSED_WEIGHTS = {"link": 0.45, "parent": 0.15, "context_graph": 0.0, "hub": 0.
 FOCUSED_RESCORE_INTERVAL = 50
 FOCUSED_RESCORE_LIMIT = 50000
 FOCUSED_LINK_WARMUP = 10
+# The budget a host earns in the focused strategy: pages it gets to show what it holds, then
+# fetches per credible relevant page it gave; past that, scores into the host fade in proportion.
+FOCUSED_HOST_PROBE = 10
+FOCUSED_HOST_YIELD = 5
 # Cho et al.'s similarity crawler (hotqueue): a URL fewer than this many links from a relevant
 # page goes to the hot queue (their distance_from_hotpage(u) < 3).
 FOCUSED_HOTQUEUE_DISTANCE = 3

@@ -57,11 +57,28 @@ def test_the_score_is_the_documented_weighted_sum_of_its_signals():
     strategy = Focused(PROFILE, settings())
     scored = strategy.score(page("http://s/", 0.9), [Link("http://s/sql-query", "SQL query plans", "how a query runs")])[0]
     w = strategy.weights
-    assert set(scored.signals) == {"link", "parent", "context_graph", "hub", "explore"}
+    assert set(scored.signals) == {"link", "parent", "context_graph", "hub", "explore", "overspent"}
+    assert scored.signals["overspent"] == 0  # a host within its allowance
     assert scored.signals["parent"] == pytest.approx(w["parent"] * 0.9)
     assert scored.signals["context_graph"] == pytest.approx(w["context_graph"] * 1.0)  # a relevant parent: layer 0
     assert 0 < scored.signals["link"] <= w["link"]
     assert scored.score == pytest.approx(sum(scored.signals.values()))
+
+
+def test_a_host_that_gives_no_credible_relevant_pages_fades_once_past_its_allowance():
+    strategy = Focused(PROFILE, settings(FOCUSED_HOST_PROBE=4, FOCUSED_HOST_YIELD=2))
+    link = [Link("http://farm/sql-query", "SQL query plans", "how a query runs")]
+    for i in range(8):  # eight pages the classifier half-believes, none credible enough to count
+        strategy.score(page(f"http://farm/{i}", 0.45), [])
+    for i in range(2):  # a host that gave two relevant pages in eight earns 4 + 2 x 2 = 8 fetches
+        strategy.score(page(f"http://docs/{i}", 0.9), [])
+    for i in range(6):
+        strategy.score(page(f"http://docs/other{i}", 0.1), [])
+    farm = strategy.score(page("http://farm/8", 0.45), link)[0]
+    docs = strategy.score(page("http://docs/8", 0.45), [Link("http://docs/sql-query", "SQL query plans", "")])[0]
+    assert farm.signals["overspent"] < 0 and farm.score == pytest.approx(sum(farm.signals.values()))
+    assert farm.score == pytest.approx((farm.score - farm.signals["overspent"]) * 4 / 9)  # allowance 4, 9 fetched
+    assert docs.signals["overspent"] == pytest.approx(-(docs.score - docs.signals["overspent"]) * (1 - 8 / 9))
 
 
 def test_a_near_duplicate_promotes_nothing():

@@ -5,6 +5,8 @@
                 + w_context_graph · closeness(parent)
                 + w_hub · hub(parent) · p(...)
                 + w_explore · ½^(pages fetched from the link's host)
+    all times min(1, allowance / pages fetched) of the link's host, where
+    allowance = FOCUSED_HOST_PROBE + FOCUSED_HOST_YIELD · credible relevant pages found there
 
 - p(...) is an online logistic model (SGD) trained on the crawl's own outcomes: the link
   that led to each fetched page is an example, with a soft label: the page's credible
@@ -34,6 +36,14 @@
   redirected: doorway pages would otherwise keep the bonus forever): new regions of the web get a look, and then their observed
   outcomes (the host rate, the context graph) decide. A random per-link bonus would compete
   with the link evidence on every page; this one fades where the crawl has evidence.
+
+- the host allowance is the budget a host earns: a few pages to show what it holds, then a
+  number of fetches per relevant page it gave, each counted by the page's credibility (a
+  spun or copied page earns little, a stuffed one nothing). Past it, every score into the
+  host fades in proportion (the "overspent" signal): a link farm whose pages the classifier
+  half-believes cannot take the budget by sheer size, whatever its text looks like, while a
+  host that keeps giving relevant pages keeps its full priority. It is about the host's
+  outcomes, not about any one kind of spam.
 
 Models are updated and the frontier re-scored every FOCUSED_RESCORE_INTERVAL pages.
 """
@@ -68,6 +78,8 @@ class Focused(Strategy):
         self.weights = settings.getdict("FOCUSED_WEIGHTS")
         self.interval = settings.getint("FOCUSED_RESCORE_INTERVAL")
         self.warmup = settings.getint("FOCUSED_LINK_WARMUP")
+        self.host_probe = settings.getfloat("FOCUSED_HOST_PROBE")
+        self.host_yield = settings.getfloat("FOCUSED_HOST_YIELD")
         self.similarity = TopicSimilarity(profile)
         self.graph = CrawlGraph()
         self.link_features = HashingVectorizer(n_features=2**18, alternate_sign=False, norm="l2", token_pattern=r"\S+")
@@ -75,7 +87,7 @@ class Focused(Strategy):
         self.link_model = SGDClassifier(loss="log_loss", alpha=1e-4, random_state=0)
         self.examples: list[tuple[dict[str, Any], float]] = []  # links whose page has been judged, not yet learned
         self.outcomes = [0.0, 0.0]  # irrelevant, relevant outcomes learned from (soft labels summed)
-        self.host_pages: dict[str, list[float]] = {}  # host -> [pages fetched, new relevant content]
+        self.host_pages: dict[str, list[float]] = {}  # host -> [pages fetched, new relevant content, credible relevant pages]
         self.page_rows: list[sparse.csr_matrix] = []
         self.closeness: list[float] = []
         self.credibility: list[float] = []  # per fetched page: its credibility as a source of links
@@ -109,10 +121,18 @@ class Focused(Strategy):
                 "parent": w["parent"] * float(info.get("parent_relevance") or 0.0),
                 "context_graph": w["context_graph"] * self._closeness(parent),
                 "hub": w["hub"] * float(p) * self._credibility(parent) * (float(self.hubs[parent]) if 0 <= parent < len(self.hubs) else 0.0),
-                "explore": w["explore"] * 0.5 ** self.host_pages.get(host_of(info["url"]), (0, 0))[0],
+                "explore": w["explore"] * 0.5 ** self.host_pages.get(host_of(info["url"]), (0,))[0],
             }
-            scored.append(Scored(sum(signals.values()), signals))
+            total = sum(signals.values())
+            signals["overspent"] = -total * (1.0 - self._allowance_left(info["url"]))
+            scored.append(Scored(total + signals["overspent"], signals))
         return scored
+
+    def _allowance_left(self, url: str) -> float:
+        """min(1, the host's allowance / pages fetched there): 1 while the host has earned its fetches."""
+        fetched, _, earned = self.host_pages.get(host_of(url), (0, 0.0, 0.0))
+        allowance = self.host_probe + self.host_yield * earned
+        return min(1.0, allowance / fetched) if fetched else 1.0
 
     def _credibility(self, parent: int) -> float:
         return self.credibility[parent] if parent >= 0 else 1.0
@@ -131,11 +151,12 @@ class Focused(Strategy):
         number = self.graph.add(parent.url, info.get("parent_url"), parent.relevance, parent.relevant,
                                 [link.url for link in links], parent.duplicate)
         self.page_rows.append(self.page_features.transform([parent.text[:PAGE_CHARS]]))
-        counts = self.host_pages.setdefault(host_of(parent.url), [0, 0.0])
+        counts = self.host_pages.setdefault(host_of(parent.url), [0, 0.0, 0.0])
         counts[0] += 1
         counts[1] += parent.relevance
+        counts[2] += parent.credibility if parent.relevant else 0.0
         for host in {host_of(url) for url in parent.redirects} - {host_of(parent.url)}:
-            self.host_pages.setdefault(host, [0, 0.0])[0] += 1  # a redirect spent a fetch there too
+            self.host_pages.setdefault(host, [0, 0.0, 0.0])[0] += 1  # a redirect spent a fetch there too
         self.closeness.append(self._observed_closeness(number))
         self.credibility.append(parent.credibility)
         if info.get("parent_url"):
@@ -143,7 +164,7 @@ class Focused(Strategy):
 
     def dead_end(self, url: str, info: dict[str, Any]) -> None:
         """The fetch found nothing: an irrelevant outcome for the link model and for the host's rate."""
-        self.host_pages.setdefault(host_of(url), [0, 0.0])[0] += 1
+        self.host_pages.setdefault(host_of(url), [0, 0.0, 0.0])[0] += 1
         if info.get("parent_url"):
             self.examples.append(({**info, "url": url}, 0.0))
 
@@ -198,7 +219,7 @@ class Focused(Strategy):
 
     def _host_rate(self, url: str) -> float:
         """Share of the host's fetched pages that were relevant and new (Laplace-smoothed)."""
-        fetched, relevant = self.host_pages.get(host_of(url), (0, 0))
+        fetched, relevant, _ = self.host_pages.get(host_of(url), (0, 0.0, 0.0))
         return (relevant + 1) / (fetched + 2)
 
     def _link_matrix(self, infos: list[dict[str, Any]], parents: list[int]) -> sparse.csr_matrix:
