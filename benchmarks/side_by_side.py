@@ -22,8 +22,8 @@ import sys
 from pathlib import Path
 
 from focused.demo import start_local_web
-from focused.docsweb import farms, hazards
 from focused.docsweb.topics import HELD_OUT, TUNING
+from focused.docsweb.web import on_hazard
 
 ROOT = Path(__file__).resolve().parents[1]
 STRATEGIES = ("bfs", "backlink", "pagerank", "hotqueue", "lexical", "focused")
@@ -70,10 +70,7 @@ def evaluate(root: Path, topic: str, crawls: list[Path], number: int = 0, runs: 
 def hazard_share(crawl: Path) -> float:
     """Share of the crawl's pages that came from the hazard and adversarial hosts."""
     hosts = [json.loads(line)["url"].split("/")[2] for line in crawl.read_text().splitlines() if line]
-    return sum(host in HAZARDS for host in hosts) / max(len(hosts), 1)
-
-
-HAZARDS = frozenset(hazards.HOSTS) | frozenset(farms.HOSTS)
+    return sum(map(on_hazard, hosts)) / max(len(hosts), 1)
 
 
 def cell(value: float | None) -> str:

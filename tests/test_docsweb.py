@@ -123,3 +123,27 @@ def test_mini_web_is_served_and_crawled_across_sites_past_its_hazards(mini_web, 
     done = subprocess.run([sys.executable, "-m", "scrapy", "evaluate", str(tmp_path / "crawl.jsonl"), "--labels", str(labels)],
                           cwd=REPO, capture_output=True, text=True, timeout=60)
     assert json.loads(done.stdout)["relevant_fetched"] == 2
+
+
+def test_aggregators_spread_over_hosts_and_pages_without_end():
+    from focused.docsweb.aggregators import QA, RING, Aggregators, entry_links, serves
+    from focused.docsweb.farms import FarmText
+
+    sentences = {topic.name: [f"Sentence {i} about {topic.keywords[0]} in real documentation." for i in range(50)]
+                 for topic in TOPICS}
+    web = Aggregators(FarmText(sentences))
+    footer = entry_links("http://git-scm.com/docs/user-manual.html").decode()
+    blog = footer.split('href="')[1].split('"')[0]
+    host, path = blog.split("/", 3)[2], "/" + blog.split("/", 3)[3]
+    assert serves(host) and host.endswith("." + RING) and serves(QA)
+    assert not serves(RING) and not serves("docs.python.org")
+    post = web.respond(host, path)
+    assert post.status == 200 and b"/post/1" in post.body
+    other_hosts = {link.split("/")[2] for link in post.body.decode().split('href="')[1:] if link.startswith("http")}
+    assert len(other_hosts) >= 5  # a post links into other blogs of the ring
+    listing = web.respond(QA, "/questions/tagged/http?page=7&sort=newest")
+    assert listing.status == 200 and b"?page=8&amp;sort=newest" in listing.body and b"sort=votes" in listing.body
+    question = listing.body.decode().split('href="/q/')[1].split('"')[0]
+    answer = web.respond(QA, "/q/" + question)
+    assert answer.status == 200 and b"Sentence" in answer.body and answer.body.count(b'href="/q/') == 8
+    assert web.respond(QA, "/nothing").status == 404 and web.respond(f"blog{10**6}.{RING}", "/").status == 404

@@ -2,7 +2,7 @@
 
 Writes to the output folder:
 - sites/HOST/PATH: each manual's HTML under its public name, links rewritten (sites.py),
-  the hazard hosts linked from a few entry pages (hazards.py, farms.py);
+  the hazard hosts linked from a few entry pages (hazards.py, farms.py, aggregators.py);
 - pages.jsonl: every page as the crawler's extraction sees it (URL, title, main text);
 - graph.tsv: the links between the web's pages; seeds.txt: the sites' front pages;
 - labels/TOPIC.txt: the relevant URLs of each topic (topics.py), and training/TOPIC/ with
@@ -23,9 +23,10 @@ from urllib.parse import unquote
 
 from scrapy.http import HtmlResponse
 
-from focused.docsweb import farms, hazards
+from focused.docsweb import aggregators, farms, hazards
 from focused.docsweb.sites import SITES, PublicLinks, Site
 from focused.docsweb.topics import TOPICS, Topic
+from focused.docsweb.web import HAZARD_DOMAINS
 from focused.extract import extract
 from focused.urls import canonical_url, host_of
 
@@ -53,6 +54,7 @@ def _page(job: tuple[Site, Path, Path, PublicLinks]) -> dict[str, Any]:
     body = public_links(file.read_bytes())
     footer = (hazards.community_links() if url in hazards.ENTRY_PAGES else b"")
     footer += farms.entry_links(url) if url in hazards.FARM_ENTRY_PAGES else b""
+    footer += aggregators.entry_links(url) if url in aggregators.ENTRY_PAGES else b""
     body = body.replace(b"</body>", footer + b"</body>", 1)
     target = out / "sites" / site.host / site.prefix.lstrip("/") / relative
     target.parent.mkdir(parents=True, exist_ok=True)
@@ -90,7 +92,7 @@ def build(
     for topic in topics:
         _write_lines(out / "labels" / f"{topic.name}.txt", labels[topic.name])
         examples = _write_examples(out / "training" / topic.name, pages, set(labels[topic.name]), out)
-        hosts = [site.host for site in sites] + list(hazards.HOSTS) + list(farms.HOSTS)
+        hosts = [site.host for site in sites] + list(HAZARD_DOMAINS)
         _write_profile(out / "profiles" / f"{topic.name}.toml", topic, seeds, hosts, out / "training" / topic.name)
         labels[topic.name + "/examples"] = examples
     stats = _stats(pages, edges, labels, topics)
@@ -161,7 +163,7 @@ def _stats(
         "cross_site_links": sum(cross.values()),
         "pages_per_site": dict(sorted(per_host.items())),
         "cross_site_links_by_pair": {f"{s} -> {t}": n for (s, t), n in cross.most_common()},
-        "hazard_hosts": list(hazards.HOSTS) + list(farms.HOSTS),
+        "hazard_hosts": list(HAZARD_DOMAINS),
         "labeled_relevant": {t.name: len(labels[t.name]) for t in topics},
         "training_positives": {t.name: len(labels[t.name + "/examples"]) for t in topics},
         "relevant_per_site": {

@@ -5,11 +5,17 @@ from __future__ import annotations
 from pathlib import Path
 from urllib.parse import unquote
 
-from focused.docsweb import farms, hazards
+from focused.docsweb import aggregators, farms, hazards
 from focused.localweb.web import Reply
 
 CONTENT_TYPES = {".html": "text/html", ".txt": "text/plain; charset=utf-8"}  # HTML declares its charset
 ROBOTS = b"User-agent: *\nDisallow: /search\n"
+HAZARD_DOMAINS = hazards.HOSTS + farms.HOSTS + aggregators.DOMAINS  # with their subdomains
+
+
+def on_hazard(host: str) -> bool:
+    """Whether a host is one of the hazard or adversarial hosts, none of whose pages is relevant."""
+    return any(host == domain or host.endswith("." + domain) for domain in HAZARD_DOMAINS)
 
 
 class DocsWeb:
@@ -20,13 +26,17 @@ class DocsWeb:
         if not self.sites.is_dir():
             raise FileNotFoundError(f"{root}: no built benchmark web here (run: python -m focused.docsweb build)")
         self.hosts = frozenset(path.name for path in self.sites.iterdir()) | set(hazards.HOSTS) | set(farms.HOSTS)
-        self.farms = farms.Farms(farms.FarmText.load(root), self._file)
+        text = farms.FarmText.load(root)
+        self.farms = farms.Farms(text, self._file)
+        self.aggregators = aggregators.Aggregators(text)
 
     def respond(self, host: str, target: str) -> Reply:
-        if host not in self.hosts:
+        if host not in self.hosts and not aggregators.serves(host):
             return Reply(502, b"Bad Gateway: unknown host", "text/plain")
         if target == "/robots.txt":
             return Reply(200, ROBOTS, "text/plain")
+        if aggregators.serves(host):
+            return self.aggregators.respond(host, target)
         if host in farms.HOSTS:
             return self.farms.respond(host, target)
         if host in hazards.HOSTS:
