@@ -146,6 +146,9 @@ FOCUSED_LINK_WARMUP = 10
 # fetches per credible relevant page it gave; past that, scores into the host fade in proportion.
 FOCUSED_HOST_PROBE = 10
 FOCUSED_HOST_YIELD = 5
+# A host's trust from the seeds (focused/trust.py: a seed host has 1, a host linked as one of 20
+# links from every page of one, 0.04) at which its allowance is whole; below, it shrinks in proportion.
+FOCUSED_TRUST_FLOOR = 0.01
 # Cho et al.'s similarity crawler (hotqueue): a URL fewer than this many links from a relevant
 # page goes to the hot queue (their distance_from_hotpage(u) < 3).
 FOCUSED_HOTQUEUE_DISTANCE = 3

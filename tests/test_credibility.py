@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from focused.credibility import Envelope, NoveltyIndex, content_features, credible, new_content, topic_words
+from focused.credibility import Envelope, NoveltyIndex, cohesion, content_features, credible, new_content, topic_words
 
 WORDS = topic_words(["sql", "database", "query plan"])
 PROSE = ("A query planner reads the statistics of each table and chooses how the rows are found: it may use "
@@ -27,7 +27,7 @@ def test_features_tell_stuffing_from_prose():
 def test_a_page_inside_the_examples_envelope_is_plausible_and_one_beyond_it_is_not():
     texts = [PROSE * k for k in (1, 2, 3)] + ["Cooking pasta: boil water, add salt and the pasta, and wait. " * 5]
     envelope = Envelope.fit(rows(texts), [True, True, True, False])
-    assert envelope.plausibility(content_features("A page title", PROSE * 2, WORDS)) == pytest.approx(1.0)
+    assert envelope.plausibility(content_features("A page title", PROSE * 2, WORDS)) == pytest.approx(1.0, abs=0.05)
     stuffed = content_features("A page title", ("sql database query plan " * 5 + PROSE) * 3, WORDS)
     assert stuffed["topic_density"] > envelope.high["topic_density"]  # more topic words than any positive
     assert envelope.plausibility(stuffed) < 0.25
@@ -63,3 +63,24 @@ def test_a_short_page_is_too_short_to_judge():
 def test_a_page_mostly_read_before_counts_as_nothing_new():
     assert new_content(1.0) == 1.0 and new_content(0.75) == pytest.approx(0.5)
     assert new_content(0.5) == 0.0 and new_content(0.2) == 0.0
+
+
+STITCHED = ("Each backup is written to a tape archive every night. The planner reads statistics about tables. "
+            "Cooking pasta needs salted water and patience. Certificates expire after a number of days. "
+            "Logging handlers send records to files or sockets. Unicode strings hold characters, not bytes. "
+            "A calendar shows meetings for the coming weeks. Gardeners prune roses early in spring.")
+
+
+def test_cohesion_tells_a_page_that_keeps_to_its_subject_from_stitched_sentences():
+    assert cohesion(PROSE * 3, WORDS) > 0.5
+    assert cohesion(STITCHED, WORDS) == 0.0  # eight sentences, no content word shared by neighbours
+    assert cohesion("Too short. To tell.", WORDS) == -1.0
+    envelope = Envelope.fit(rows([PROSE * 3] * 12), [True] * 12)
+    assert envelope.low["cohesion"] == cohesion(PROSE * 3, WORDS)
+    stitched = content_features("t", (STITCHED + " " + PROSE) * 2, WORDS)
+    assert 0.0 < stitched["cohesion"] < envelope.low["cohesion"] / 2
+    assert 0.0 < envelope.plausibility(stitched) < 0.6
+    assert envelope.plausibility(content_features("t", PROSE * 3, WORDS)) == pytest.approx(1.0)
+    older = Envelope.from_dict({"low": {k: v for k, v in envelope.low.items() if k != "cohesion"},
+                                "high": envelope.high}, 0.25)  # a card trained before cohesion was measured
+    assert older.plausibility(stitched) > envelope.plausibility(stitched)

@@ -96,7 +96,7 @@ def test_build_writes_pages_graph_labels_profiles_and_stats(mini_web):
     assert "http://docs-archive.example/docs.python.org/3/index.html" in built  # and to the farms
     assert json.loads((root / "farm_text.json").read_text())["sentences"]["http"]  # which recombine real sentences
     assert len(list((root / "training/http/positive").iterdir())) == 2
-    assert 'allowed_domains = ["app.example"' in (root / "profiles/http.toml").read_text()
+    assert 'allowed_domains = ["answers-index.example", "app.example"' in (root / "profiles/http.toml").read_text()
 
 
 def test_mini_web_is_served_and_crawled_across_sites_past_its_hazards(mini_web, tmp_path):

@@ -77,8 +77,22 @@ def test_a_host_that_gives_no_credible_relevant_pages_fades_once_past_its_allowa
     farm = strategy.score(page("http://farm/8", 0.45), link)[0]
     docs = strategy.score(page("http://docs/8", 0.45), [Link("http://docs/sql-query", "SQL query plans", "")])[0]
     assert farm.signals["overspent"] < 0 and farm.score == pytest.approx(sum(farm.signals.values()))
-    assert farm.score == pytest.approx((farm.score - farm.signals["overspent"]) * 4 / 9)  # allowance 4, 9 fetched
-    assert docs.signals["overspent"] == pytest.approx(-(docs.score - docs.signals["overspent"]) * (1 - 8 / 9))
+    assert farm.score == pytest.approx((farm.score - farm.signals["overspent"]) * 4 / 10)  # allowance 4, 10th fetch
+    assert docs.signals["overspent"] == pytest.approx(-(docs.score - docs.signals["overspent"]) * (1 - 8 / 10))
+
+
+def test_a_host_the_seeds_hardly_vouch_for_gets_a_smaller_allowance():
+    strategy = Focused(PROFILE, settings(FOCUSED_RESCORE_INTERVAL=50, FOCUSED_TRUST_FLOOR=0.2))
+    strategy.score(page("http://a/", 0.1), [Link("http://farm/0", "SQL query guide", ""), Link("http://a/1", "", "")])
+    for i in range(1, 30):  # the seed's host: one footer link to the farm in 30 pages
+        strategy.score(page(f"http://a/{i}", 0.9 if i % 3 else 0.1), [Link(f"http://a/{i + 1}", "", "")])
+    for i in range(20):  # farm pages the classifier believes, linking to each other
+        strategy.score(page(f"http://farm/{i}", 0.9), [Link(f"http://farm/{i + 1}", "SQL query", "")])
+    assert strategy.version >= 1
+    assert strategy.trust.factor("a") == 1.0 and strategy.trust.factor("farm") < 0.5
+    farm = strategy.score(page("http://farm/20", 0.9), [Link("http://farm/21", "SQL query", "")])[0]
+    allowance = (10 + 5 * 21) * strategy.trust.factor("farm")  # 21 relevant pages, each fully credible here
+    assert farm.score == pytest.approx((farm.score - farm.signals["overspent"]) * min(1, allowance / 22))
 
 
 def test_a_near_duplicate_promotes_nothing():

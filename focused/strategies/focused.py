@@ -1,12 +1,12 @@
 """The learned strategy: link classifier, context graph and hub scores, learning as it crawls.
 
     score(link) = w_link · p(relevant | anchor, words around, URL words, parent relevance, distance) · c(parent)
-                + w_parent · relevance(parent)
+                + w_parent · relevance(parent) · c(parent)
                 + w_context_graph · closeness(parent)
                 + w_hub · hub(parent) · p(...)
                 + w_explore · ½^(pages fetched from the link's host)
-    all times min(1, allowance / pages fetched) of the link's host, where
-    allowance = FOCUSED_HOST_PROBE + FOCUSED_HOST_YIELD · credible relevant pages found there
+    all times min(1, allowance / (pages fetched + 1)) of the link's host, where
+    allowance = (FOCUSED_HOST_PROBE + FOCUSED_HOST_YIELD · credible relevant pages found there) · trust
 
 - p(...) is an online logistic model (SGD) trained on the crawl's own outcomes: the link
   that led to each fetched page is an example, with a soft label: the page's credible
@@ -44,6 +44,11 @@
   half-believes cannot take the budget by sheer size, whatever its text looks like, while a
   host that keeps giving relevant pages keeps its full priority. It is about the host's
   outcomes, not about any one kind of spam.
+- trust is the host's trust from the seeds (after TrustRank, on the host graph: focused/trust.py)
+  against FOCUSED_TRUST_FLOOR: what the classifier believes of a host's pages, and so what
+  the host earns, counts only as far as trusted pages vouch for the host by linking to it.
+  A farm reached through a few footer links, or spread over thousands of subdomains, gets
+  little of the budget even when its pages fool the classifier.
 
 Models are updated and the frontier re-scored every FOCUSED_RESCORE_INTERVAL pages.
 """
@@ -62,6 +67,7 @@ from focused.linkgraph import LAYERS, CrawlGraph
 from focused.profile import Profile
 from focused.relevance import TopicSimilarity, url_words
 from focused.strategies.base import ParentPage, Scored, Strategy
+from focused.trust import HostTrust
 from focused.urls import host_of
 
 LAYER_CLOSENESS = np.array([1.0, 1.0, 0.5, 0.0])
@@ -80,6 +86,7 @@ class Focused(Strategy):
         self.warmup = settings.getint("FOCUSED_LINK_WARMUP")
         self.host_probe = settings.getfloat("FOCUSED_HOST_PROBE")
         self.host_yield = settings.getfloat("FOCUSED_HOST_YIELD")
+        self.trust = HostTrust({host_of(url) for url in profile.seeds}, settings.getfloat("FOCUSED_TRUST_FLOOR"))
         self.similarity = TopicSimilarity(profile)
         self.graph = CrawlGraph()
         self.link_features = HashingVectorizer(n_features=2**18, alternate_sign=False, norm="l2", token_pattern=r"\S+")
@@ -118,7 +125,7 @@ class Focused(Strategy):
         for info, parent, p in zip(infos, parents, p_link):
             signals = {
                 "link": w["link"] * float(p) * self._credibility(parent),
-                "parent": w["parent"] * float(info.get("parent_relevance") or 0.0),
+                "parent": w["parent"] * float(info.get("parent_relevance") or 0.0) * self._credibility(parent),
                 "context_graph": w["context_graph"] * self._closeness(parent),
                 "hub": w["hub"] * float(p) * self._credibility(parent) * (float(self.hubs[parent]) if 0 <= parent < len(self.hubs) else 0.0),
                 "explore": w["explore"] * 0.5 ** self.host_pages.get(host_of(info["url"]), (0,))[0],
@@ -129,10 +136,11 @@ class Focused(Strategy):
         return scored
 
     def _allowance_left(self, url: str) -> float:
-        """min(1, the host's allowance / pages fetched there): 1 while the host has earned its fetches."""
-        fetched, _, earned = self.host_pages.get(host_of(url), (0, 0.0, 0.0))
-        allowance = self.host_probe + self.host_yield * earned
-        return min(1.0, allowance / fetched) if fetched else 1.0
+        """min(1, the host's allowance / its next fetch): 1 while the host has earned another fetch."""
+        host = host_of(url)
+        fetched, _, earned = self.host_pages.get(host, (0, 0.0, 0.0))
+        allowance = (self.host_probe + self.host_yield * earned) * self.trust.factor(host)
+        return min(1.0, allowance / (fetched + 1))
 
     def _credibility(self, parent: int) -> float:
         return self.credibility[parent] if parent >= 0 else 1.0
@@ -151,12 +159,15 @@ class Focused(Strategy):
         number = self.graph.add(parent.url, info.get("parent_url"), parent.relevance, parent.relevant,
                                 [link.url for link in links], parent.duplicate)
         self.page_rows.append(self.page_features.transform([parent.text[:PAGE_CHARS]]))
-        counts = self.host_pages.setdefault(host_of(parent.url), [0, 0.0, 0.0])
+        host = host_of(parent.url)
+        counts = self.host_pages.setdefault(host, [0, 0.0, 0.0])
         counts[0] += 1
         counts[1] += parent.relevance
         counts[2] += parent.credibility if parent.relevant else 0.0
-        for host in {host_of(url) for url in parent.redirects} - {host_of(parent.url)}:
-            self.host_pages.setdefault(host, [0, 0.0, 0.0])[0] += 1  # a redirect spent a fetch there too
+        self.trust.observe(host, [host_of(link.url) for link in links])
+        for redirecting in {host_of(url) for url in parent.redirects} - {host}:
+            self.host_pages.setdefault(redirecting, [0, 0.0, 0.0])[0] += 1  # a redirect spent a fetch there too
+            self.trust.observe(redirecting, [host])  # and vouched for where it led
         self.closeness.append(self._observed_closeness(number))
         self.credibility.append(parent.credibility)
         if info.get("parent_url"):
@@ -189,6 +200,7 @@ class Focused(Strategy):
             self._fit_layers()
         if self.weights["hub"]:
             self.hubs = self.graph.hub_scores()
+        self.trust.update()
         self.version += 1
 
     def _fit_layers(self) -> None:
