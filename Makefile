@@ -24,5 +24,5 @@ benchweb: $(VENV)/.installed
 
 $(VENV)/.installed: requirements.txt
 	$(PYTHON) -m venv $(VENV)
-	$(VENV)/bin/pip install -q -r requirements.txt
+	$(VENV)/bin/pip install -qq -r requirements.txt
 	touch $@

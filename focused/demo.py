@@ -3,7 +3,7 @@
 Starts the local web on a free loopback port, runs `scrapy crawl focused` once per
 strategy through it (as http_proxy): `focused` with the profile's trained classifier
 (classifiers/sql.*), `lexical`, and breadth-first `bfs`; then compares the fetched pages
-with the web's ground truth. Outputs land in crawls/.
+with the web's ground truth. A progress bar per crawl; items and logs land in crawls/.
 """
 
 from __future__ import annotations
@@ -17,8 +17,11 @@ import sys
 import time
 from pathlib import Path
 
+from tqdm import tqdm
+
 from focused.evaluation import harvest_rate
 from focused.localweb.web import LocalWeb
+from focused.profile import load_profile
 
 ROOT = Path(__file__).resolve().parents[1]
 STRATEGIES = ("focused", "lexical", "bfs")
@@ -51,14 +54,31 @@ def start_redis(directory: Path) -> tuple[subprocess.Popen, str]:
 
 
 def run(strategy: str, proxy: str, out: Path, profile: Path) -> tuple[list[str], float]:
+    """One crawl, its log in OUT.log and a progress bar here; a failed crawl shows the end of its log."""
+    log = out.with_suffix(".log")
+    log.unlink(missing_ok=True)
     command = [sys.executable, "-m", "scrapy", "crawl", "focused", "-a", f"profile={profile}", "-a", f"strategy={strategy}"]
-    command += ["-O", f"{out}:jsonl", "-s", "LOG_LEVEL=INFO"]
+    command += ["-O", f"{out}:jsonl", "-s", "LOG_LEVEL=INFO", "-s", f"LOG_FILE={log}"]
     for key, value in LOOPBACK.items():
         command += ["-s", f"{key}={value}"]
     started = time.monotonic()
-    subprocess.run(command, cwd=ROOT, env={**os.environ, "http_proxy": proxy}, check=True)
+    with log.with_suffix(".stderr").open("w") as stderr, \
+            tqdm(total=load_profile(profile).max_pages, desc=f"{strategy:8}", unit="page") as bar:
+        crawl = subprocess.Popen(command, cwd=ROOT, env={**os.environ, "http_proxy": proxy},
+                                 stdout=subprocess.DEVNULL, stderr=stderr)
+        while crawl.poll() is None:
+            time.sleep(0.5)
+            bar.update(_lines(out) - bar.n)
+        bar.update(_lines(out) - bar.n)
+    if crawl.returncode:
+        tail = (log.read_text() if log.exists() else "")[-3000:] + log.with_suffix(".stderr").read_text()[-2000:]
+        sys.exit(f"The {strategy} crawl failed (exit {crawl.returncode}); the end of its log:\n{tail}")
     seconds = time.monotonic() - started
     return [json.loads(line)["url"] for line in out.read_text().splitlines()], seconds
+
+
+def _lines(path: Path) -> int:
+    return path.read_bytes().count(b"\n") if path.exists() else 0
 
 
 def main() -> None:
@@ -77,7 +97,7 @@ def main() -> None:
         print(f"{strategy:10} {len(urls):6d} {harvest_rate(urls, relevant, 100):12.1%} "
               f"{harvest_rate(urls, relevant):8.1%} {seconds:8.1f}")
     rates = ", ".join(f"{harvest_rate(urls, relevant):.1%} ({s})" for s, (urls, _) in results.items())
-    print(f"\nHarvest rate: {rates}. Items: crawls/demo-*.jsonl")
+    print(f"\nHarvest rate: {rates}.\nItems: crawls/demo-STRATEGY.jsonl; logs: crawls/demo-STRATEGY.log")
 
 
 if __name__ == "__main__":
