@@ -20,7 +20,6 @@ at which a host is as welcome as any.
 from __future__ import annotations
 
 import heapq
-from collections import defaultdict
 from collections.abc import Sequence
 
 DAMPING = 0.85  # trust kept per hop, as PageRank's damping
@@ -30,15 +29,16 @@ class HostTrust:
     def __init__(self, seed_hosts: set[str], floor: float):
         self.seed_hosts = seed_hosts
         self.floor = floor
-        self.pages: dict[str, int] = defaultdict(int)  # host -> pages fetched there
-        self.shares: dict[str, dict[str, float]] = defaultdict(lambda: defaultdict(float))  # host -> host -> summed share
+        self.pages: dict[str, int] = {}  # host -> pages fetched there
+        self.shares: dict[str, dict[str, float]] = {}  # host -> host -> summed share (plain dicts: JOBDIR pickles them)
         self.trust: dict[str, float] = {}
 
     def observe(self, host: str, link_hosts: Sequence[str]) -> None:
         """A page of `host` was fetched; `link_hosts` are the hosts of its links, one per link."""
-        self.pages[host] += 1
+        self.pages[host] = self.pages.get(host, 0) + 1
+        shares = self.shares.setdefault(host, {})
         for target in link_hosts:
-            self.shares[host][target] += 1 / len(link_hosts)
+            shares[target] = shares.get(target, 0.0) + 1 / len(link_hosts)
 
     def update(self) -> None:
         """Recompute every host's trust: the best chain from a seed (Dijkstra's order: every weight is
