@@ -1,7 +1,7 @@
 """The learned strategy: link classifier, context graph and hub scores, learning as it crawls.
 
     score(link) = w_link · p(relevant | anchor, words around, URL words, parent relevance, distance) · c(parent)
-                + w_parent · relevance(parent) · c(parent)
+                + w_parent · relevance(parent)
                 + w_context_graph · closeness(parent)
                 + w_hub · hub(parent) · p(...)
                 + w_explore · ½^(pages fetched from the link's host)
@@ -20,6 +20,9 @@
   its novelty (focused/credibility.py). A page stuffed with the topic's words, or text spun
   from pages already read, does not get to vouch for its own links with topical anchors:
   a link farm's pages link to each other with exactly the words the topic uses.
+  relevance(parent) is already the parent's credible relevance, so it is not weighed again:
+  counted twice, the novelty of a navigation page (repetitive by nature) starved the pages
+  behind it (README, "Benchmarks": the tunneling runs).
 - closeness(parent) = Σ_k P(parent is in layer k) · (1, 1, ½, 0)[k] · min(1, 10 / links on the parent),
   from the context graph: a layer classifier on page text, refit every batch on layers
   observed in the crawl graph (a relevant page is layer 0, the page that led to it layer 1,
@@ -125,7 +128,7 @@ class Focused(Strategy):
         for info, parent, p in zip(infos, parents, p_link):
             signals = {
                 "link": w["link"] * float(p) * self._credibility(parent),
-                "parent": w["parent"] * float(info.get("parent_relevance") or 0.0) * self._credibility(parent),
+                "parent": w["parent"] * float(info.get("parent_relevance") or 0.0),
                 "context_graph": w["context_graph"] * self._closeness(parent),
                 "hub": w["hub"] * float(p) * self._credibility(parent) * (float(self.hubs[parent]) if 0 <= parent < len(self.hubs) else 0.0),
                 "explore": w["explore"] * 0.5 ** self.host_pages.get(host_of(info["url"]), (0,))[0],
