@@ -53,8 +53,8 @@ def test_focused_beats_lexical_and_breadth_first_and_tunnels(web, run_crawl, tmp
 def test_link_farms_get_a_small_share_of_the_budget(adversarial_web, run_crawl, tmp_path):
     """Two link farms of different construction (stuffed prose, spun pieces of real articles), each reached
     from one real article's footer. Issue 14 asks under 1%: measured 2 to 9 pages of about 380 (README,
-    "Credibility" and "Benchmarks"), taken at the end of the budget, when every link left scores near nothing. This bound
-    guards the defenses: without host trust the farms took 41 to 74 pages."""
+    "Credibility" and "Benchmarks"), taken at the end of the budget, when every link left scores near
+    nothing. This bound guards the defenses: without host trust the farms took 41 to 74 pages."""
     crawl = run_crawl(adversarial_web.proxy, strategy="focused", settings=trained_settings(tmp_path))
     farmed = [url for url in crawl.urls if url.split("/")[2] in adversarial.HOSTS]
     assert len(crawl.urls) >= 0.9 * BUDGET
