@@ -4,8 +4,8 @@ Trust flows from the seeds' hosts along links and splits among them: a host pass
 each host it links to, DAMPING times its own trust times the share of its links that point
 there (the mean over its fetched pages of each page's share: a footer link among a page's
 sixty links carries a sixtieth, and a site of many pages that links a host from one page
-vouches for it less the more of the site the crawl reads). A host's trust is that of its best chain of such endorsements
-from a seed. Unlike TrustRank's sum, the best chain cannot be inflated by a cycle: a link
+vouches for it less the more of the site the crawl reads). A host's trust is that of its
+best chain of such endorsements from a seed. Unlike TrustRank's sum, the best chain cannot be inflated by a cycle: a link
 farm's pages linking to each other, on one host or across many, add nothing to what its
 entry links carry (summed, a closed region multiplies its inflow by up to 1 / (1 - DAMPING)
 and reached seed-host levels on the benchmark web: README, "Benchmarks"). A region reached

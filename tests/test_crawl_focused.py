@@ -5,7 +5,6 @@ from __future__ import annotations
 import subprocess
 import sys
 
-
 from focused.evaluation import harvest_rate
 from focused.localweb import adversarial
 from focused.localweb.web import LocalWeb

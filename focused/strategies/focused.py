@@ -126,21 +126,21 @@ class Focused(Strategy):
         w = self.weights
         scored = []
         for info, parent, p in zip(infos, parents, p_link):
+            host = host_of(info["url"])
             signals = {
                 "link": w["link"] * float(p) * self._credibility(parent),
                 "parent": w["parent"] * float(info.get("parent_relevance") or 0.0),
                 "context_graph": w["context_graph"] * self._closeness(parent),
                 "hub": w["hub"] * float(p) * self._credibility(parent) * (float(self.hubs[parent]) if 0 <= parent < len(self.hubs) else 0.0),
-                "explore": w["explore"] * 0.5 ** self.host_pages.get(host_of(info["url"]), (0,))[0],
+                "explore": w["explore"] * 0.5 ** self.host_pages.get(host, (0,))[0],
             }
             total = sum(signals.values())
-            signals["overspent"] = -total * (1.0 - self._allowance_left(info["url"]))
+            signals["overspent"] = -total * (1.0 - self._allowance_left(host))
             scored.append(Scored(total + signals["overspent"], signals))
         return scored
 
-    def _allowance_left(self, url: str) -> float:
+    def _allowance_left(self, host: str) -> float:
         """min(1, the host's allowance / its next fetch): 1 while the host has earned another fetch."""
-        host = host_of(url)
         fetched, _, earned = self.host_pages.get(host, (0, 0.0, 0.0))
         allowance = (self.host_probe + self.host_yield * earned) * self.trust.factor(host)
         return min(1.0, allowance / (fetched + 1))
