@@ -125,10 +125,6 @@ def _pack(record: Record) -> bytes:
 class RedisFrontier:
     """The frontier of focused.frontier, shared through Redis (see the module docstring)."""
 
-    # Hosts free themselves (delays passing, other processes finishing) with no event in this
-    # process: when no host can be fetched now, the scheduler looks again this soon.
-    poll_interval = POLL
-
     def __init__(self, client: redis.Redis, key: str, claim_timeout: float, shared: SharedHosts):
         self.r, self.key = client, key
         self.claim_timeout, self.shared = claim_timeout, shared
@@ -159,6 +155,11 @@ class RedisFrontier:
             self.seq = self.seq_end - SEQ_BLOCK
         self.seq += 1
         return self.seq
+
+    def next_look(self, now: float) -> float | None:
+        """Hosts free themselves (delays passing, other processes finishing) with no event in this
+        process: while the crawl holds work, look again after POLL seconds."""
+        return POLL if len(self) else None
 
     def push(self, host: str, record: Record) -> None:
         keys = [f"{self.key}:q:{host}", f"{self.key}:hosts", f"{self.key}:dead"]

@@ -37,8 +37,6 @@ class Record(NamedTuple):
 
 
 class Frontier:
-    poll_interval: float | None = None  # see RedisFrontier: a local frontier learns of every change by an event
-
     def __init__(self) -> None:
         self._queues: dict[str, list[Record]] = {}
         self._ready: list[tuple[float, int, str]] = []  # (key, seq, host) of a ready host's best record
@@ -92,6 +90,13 @@ class Frontier:
             heappop(self._ready)
             return host, self.take(host)
         return None
+
+    def next_look(self, now: float) -> float | None:
+        """Seconds until a resting host wakes (None: none rests). Responses are events the engine
+        acts on; the end of a host's delay is not, so the scheduler has to be asked again then."""
+        while self._waiting and self._waiting_until.get(self._waiting[0][1]) != self._waiting[0][0]:
+            heappop(self._waiting)  # stale: the host was released or deferred again
+        return max(0.0, self._waiting[0][0] - now) if self._waiting else None
 
     def best_resting(self, wait: Wait) -> str | None:
         """The best-scored host that waits only for its delay (not for a response)."""

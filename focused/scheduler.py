@@ -36,6 +36,7 @@ if TYPE_CHECKING:
     from scrapy import Spider
     from scrapy.crawler import Crawler
     from scrapy.http import Response
+    from twisted.internet.base import DelayedCall
 
 logger = logging.getLogger(__name__)
 # A request is parked in the downloader only for a host that may be fetched within this many
@@ -74,6 +75,7 @@ class FocusedScheduler:
         self.admitted: dict[str, int] = {}
         self.seq = 0
         self.parked_until = 0.0
+        self.wakeup: DelayedCall | None = None  # the pending call that has the engine ask again
         self.scored_version = 0  # the strategy's model version the frontier's scores come from
         self.rescoring = False
         settings = crawler.settings
@@ -119,6 +121,8 @@ class FocusedScheduler:
         return self.df.open()
 
     def close(self, reason: str) -> Any:
+        if self.wakeup is not None and self.wakeup.active():
+            self.wakeup.cancel()
         self._save()
         self.frontier.close()
         return self.df.close(reason)
@@ -159,6 +163,7 @@ class FocusedScheduler:
             now = monotonic()
             got = self.frontier.pop(now, self.hosts.wait, self.patience, self.window) or self._park(now)
             if got is None:
+                self._look_again(now)
                 return None
             host, record = got
             if not self.hosts.allowed(host, record.url, self.user_agent):
@@ -209,7 +214,6 @@ class FocusedScheduler:
             return None
         host = self.frontier.best_resting(self.hosts.wait)
         if host is None:
-            self._poll_later()
             return None
         if host in self.hosts.failures or (seconds := self.hosts.wait(host)[0]) > MAX_PARK:
             return None  # a failing host's back-off may grow while its request waits: never park one
@@ -217,12 +221,21 @@ class FocusedScheduler:
         self.stats.inc_value("focused/frontier/parked")
         return host, self.frontier.take(host)
 
-    def _poll_later(self) -> None:
-        """Have the engine ask again after the frontier's poll interval, when it has one and holds work
-        (the engine itself asks only after a response or at its 5 s heartbeat)."""
+    def _look_again(self, now: float) -> None:
+        """Have the engine ask again when the frontier may next have something to hand out (the
+        engine itself asks only after a response or at its 5 s heartbeat). A timer of our own:
+        the engine's next call runs once, so scheduling it late would hold back the engine's own asks."""
+        from twisted.internet import reactor
+
+        seconds = self.frontier.next_look(now)
         slot = getattr(self.crawler.engine, "_slot", None)  # Scrapy's engine keeps its next-request call there
-        if self.frontier.poll_interval and slot is not None and len(self.frontier):
-            slot.nextcall.schedule(self.frontier.poll_interval)
+        if seconds is None or slot is None:
+            return
+        if self.wakeup is not None and self.wakeup.active():
+            if self.wakeup.getTime() <= reactor.seconds() + seconds:
+                return
+            self.wakeup.cancel()
+        self.wakeup = reactor.callLater(seconds, slot.nextcall.schedule)
 
     def _connect(self) -> None:
         connect = self.crawler.signals.connect

@@ -44,7 +44,7 @@ def test_a_slow_delayed_host_does_not_stall_the_others(web, run_crawl, tmp_path:
         'keywords = ["sql", "database", "transaction", "index", "query", "schema", "join"]\n'
         'seeds = ["http://slow.example/", "http://sqlzone.example/", "http://kitchen.example/"]\n'
     )
-    result = run_crawl(web.proxy, profile=profile, settings={"CLOSESPIDER_PAGECOUNT": 120, "CONCURRENT_REQUESTS": 4})
+    result = run_crawl(web.proxy, profile=profile, settings={"CLOSESPIDER_PAGECOUNT": 250, "CONCURRENT_REQUESTS": 4})
     log = web.entries()
     slow = [e["t"] for e in log if e["host"] == "slow.example"]
     assert len(slow) >= 5
