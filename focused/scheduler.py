@@ -268,7 +268,8 @@ class FocusedScheduler:
     def _failed(self, host: str, reason: str) -> None:
         if self.hosts.failed(host):
             dropped = self.frontier.drop_host(host)
-            logger.warning("Giving up on host %s after repeated failures (%s); dropped %d queued URLs", host, reason, dropped)
+            logger.warning("Giving up on host %s after repeated failures (%s); dropped %d queued URLs",
+                           host, reason, dropped)
             self.stats.inc_value("focused/host/dead")
             self.stats.inc_value("focused/dropped/host_dead", dropped)
 

@@ -83,3 +83,17 @@ def test_dropping_a_dead_host():
     frontier.push("alive", record(0.1, 9))
     assert frontier.drop_host("dead") == 3
     assert drain(frontier) == [("alive", 0.1)]
+
+
+def test_next_look_is_when_the_first_resting_host_wakes():
+    """The end of a host's delay is no event, so the scheduler asks the frontier when to look again."""
+    frontier = Frontier()
+    frontier.push("a", record(0.9, 1))
+    frontier.push("b", record(0.5, 2))
+    assert frontier.next_look(0.0) is None
+    delays = {"a": (0.3, False), "b": (0.7, False)}
+    assert frontier.pop(0.0, delays.get) is None
+    assert math.isclose(frontier.next_look(0.1), 0.2)
+    frontier.release("a")  # its response came: the wake-up at 0.3 is stale now
+    assert math.isclose(frontier.next_look(0.1), 0.6)
+    assert frontier.next_look(2.0) == 0.0
