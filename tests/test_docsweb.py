@@ -15,7 +15,7 @@ from focused.docsweb.sites import PublicLinks, Site
 from focused.docsweb.topics import TOPICS
 from tests.conftest import REPO, crawl, start_web
 
-HTTP = next(topic for topic in TOPICS if topic.name == "http")
+HTTP, TESTING, LOGGING = (next(topic for topic in TOPICS if topic.name == name) for name in ("http", "testing", "logging"))
 HTTP_TEXT = ("An HTTP client sends a request with headers; the server answers with a status code, "
              "response headers such as Content-Type and Cache-Control, and maybe cookies. ") * 4
 
@@ -49,6 +49,18 @@ def test_labeling_rule_by_hand():
     short = "HTTP headers and a status code. HTTP cookies and HTTP proxy."
     assert HTTP.relevant("http://a/h.html", "http.cookies — Python docs", short)
     assert not HTTP.relevant("http://a/e.html", "mod_env - Apache HTTP Server", short)
+
+
+def test_labeling_rule_counts_words_in_the_topics_sense_only():
+    unit_tests = "Write the test with a pytest fixture; run the tests; each test case asserts one thing. " * 6
+    assert TESTING.relevant("http://a/t.html", "Fixtures", unit_tests)
+    statistical = "The test statistic of the rank test; a two-sided test on the test set rejects it. " * 10
+    assert not TESTING.relevant("http://a/s.html", "mannwhitneyu", statistical)
+    log_files = "The logger writes log messages at each log level to log files; a handler rotates the logs. " * 4
+    assert LOGGING.relevant("http://a/l.html", "Logging", log_files)
+    logarithm = "The log of x: log x is the natural log; return the log probability, log-normal, debug. " * 8
+    assert not LOGGING.relevant("http://a/n.html", "lognorm", logarithm)
+    assert not LOGGING.relevant("http://a/contents.html", "Contents", log_files)  # a table of contents lists
 
 
 def page(title: str, body: str) -> str:

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 import random
+import shutil
 from collections import Counter
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
@@ -122,7 +123,8 @@ def _write_examples(folder: Path, pages: list[dict], relevant: set[str], out: Pa
     rest = sorted(set(others) - set(negatives))
     negatives += rng.sample(rest, min(len(rest), wanted - len(negatives)))
     for label, urls in (("positive", chosen_positives), ("negative", negatives)):
-        (folder / label).mkdir(parents=True, exist_ok=True)
+        shutil.rmtree(folder / label, ignore_errors=True)  # a rebuild with new labels leaves no stale example
+        (folder / label).mkdir(parents=True)
         for i, url in enumerate(sorted(urls)):
             host, path = url.split("://", 1)[1].split("/", 1)
             body = (out / "sites" / host / unquote(path)).read_bytes()
