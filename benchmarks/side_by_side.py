@@ -149,8 +149,8 @@ def main() -> None:
     finally:
         server.terminate()
     print("\n".join(tables))
-    print("\nH@K: harvest rate of the first K pages; est.: the crawl's own estimate of its harvest (mean credible "
-          "probability); R@K: recall of the topic's labeled pages; hazard: share of pages on hazard hosts; "
+    print("\nH@K: harvest rate of the first K pages; est.: the crawl's own estimate of its harvest (share of pages "
+          "judged relevant); R@K: recall of the topic's labeled pages; hazard: share of pages on hazard hosts; "
           "P_ST(PR)@500: share of the top-10% PageRank pages fetched by 500.")
 
 

@@ -98,7 +98,7 @@ def calibration(pages: Sequence[FetchedPage], relevant: Collection[str]) -> dict
     ]
     return {
         "pages": len(judged),
-        "estimated_harvest": round(float(estimate.mean()), 4),  # the crawl's own estimate ...
+        "estimated_harvest": round(float(verdict.mean()), 4),  # the crawl's own estimate (focused/progress.py) ...
         "labeled_harvest": round(float(truth.mean()), 4),  # ... and the labels' verdict on the same pages
         "precision": round(float(precision_score(truth, verdict, zero_division=0)), 4),
         "recall": round(float(recall_score(truth, verdict, zero_division=0)), 4),

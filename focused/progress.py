@@ -1,19 +1,22 @@
 """A progress line every FOCUSED_PROGRESS_INTERVAL seconds: is the crawl finding its topic?
 
-The harvest it reports is the crawl's own estimate, the mean credible probability of its
-pages (focused/credibility.py), with a 95% interval: the spread of that many Bernoulli trials,
-widened by the classifier's calibration error on examples held out of training. The count of
-pages over the relevance threshold is shown too, but it is a verdict, not an estimate. The
-last line, at the close, is the crawl's summary.
+The harvest it reports is the crawl's own estimate: the share of its pages judged relevant
+(credible probability over the threshold), with a 95% interval (Wilson's for that many
+trials, widened by the classifier's calibration error on examples held out of training).
+Not the mean probability: most of a crawl's pages are near the topic without being on it,
+and a classifier trained on a few examples gives them 0.1 to 0.4 where one in twenty is
+relevant; summed over hundreds of pages, those small probabilities made a harvest two to
+three times the truth (README, "The crawl's own estimate"). A verdict over the threshold
+leaves them out. The last line, at the close, is the crawl's summary.
 """
 
 from __future__ import annotations
 
 import logging
-import math
 from time import monotonic
 from typing import TYPE_CHECKING
 
+from scipy.stats import binomtest
 from scrapy import signals
 from scrapy.exceptions import NotConfigured
 from twisted.internet import task
@@ -62,14 +65,14 @@ class Progress:
                 stats.set_value(f"focused/harvest/{name}", round(value, 4))
         elapsed = max(monotonic() - self.started, 1e-9)
         logger.info(
-            "%s: %d pages, estimated harvest %.1f%% (95%%: %.1f-%.1f%%), %d over the threshold, "
+            "%s: %d pages, %d judged relevant: estimated harvest %.1f%% (95%%: %.1f-%.1f%%), "
             "frontier %d URLs on %d hosts, %.1f pages/s",
             label,
             pages,
+            stats.get_value("focused/relevant", 0),
             100 * estimate,
             100 * low,
             100 * high,
-            stats.get_value("focused/relevant", 0),
             stats.get_value("focused/frontier/size", 0),
             stats.get_value("focused/frontier/hosts", 0),
             pages / elapsed,
@@ -77,11 +80,11 @@ class Progress:
 
 
 def harvest_estimate(stats: StatsCollector) -> tuple[float, float, float]:
-    """Estimated harvest and its 95% interval from the sums the spider keeps in the stats."""
+    """Estimated harvest and its 95% interval from the counts the spider keeps in the stats."""
     pages = stats.get_value("focused/pages", 0)
     if not pages:
         return 0.0, 0.0, 0.0
-    mean = stats.get_value("focused/estimate/probability_sum", 0.0) / pages
-    half = 1.96 * math.sqrt(stats.get_value("focused/estimate/variance_sum", 0.0)) / pages
-    half += stats.get_value("focused/estimate/calibration_error", 0.0)
-    return mean, max(0.0, mean - half), min(1.0, mean + half)
+    relevant = stats.get_value("focused/relevant", 0)
+    interval = binomtest(relevant, pages).proportion_ci(confidence_level=0.95, method="wilson")
+    error = stats.get_value("focused/estimate/calibration_error", 0.0)
+    return relevant / pages, max(0.0, interval.low - error), min(1.0, interval.high + error)

@@ -8,9 +8,12 @@ import sys
 from pathlib import Path
 
 import pytest
+from scrapy.statscollectors import StatsCollector
+from scrapy.utils.test import get_crawler
 
 from focused.evalinputs import EvaluationError, load_crawl, load_labels
 from focused.evaluation import FetchedPage, calibration, ideal_at_budgets, pst, random_at_budgets, summarize
+from focused.progress import harvest_estimate
 from tests.conftest import REPO
 
 A, B, C, D, E = (f"http://example.org/{name}" for name in "abcde")
@@ -47,12 +50,22 @@ def test_calibration_by_hand():
     judged = [FetchedPage(A, 0.95, True), FetchedPage(B, 0.9, True), FetchedPage(C, 0.15, False), FetchedPage(D, 0.05, False)]
     result = calibration(judged, {A, C})
     assert (result["precision"], result["recall"]) == (0.5, 0.5)  # A right, B wrong; C missed
+    assert (result["estimated_harvest"], result["labeled_harvest"]) == (0.5, 0.5)  # judged relevant: A, B
     assert result["brier"] == pytest.approx((0.05**2 + 0.9**2 + 0.85**2 + 0.05**2) / 4, abs=1e-4)
     assert result["reliability"] == [
         {"bin": "0.0-0.1", "pages": 1, "mean_estimate": 0.05, "share_relevant": 0.0},
         {"bin": "0.1-0.2", "pages": 1, "mean_estimate": 0.15, "share_relevant": 1.0},
         {"bin": "0.9-1.0", "pages": 2, "mean_estimate": 0.925, "share_relevant": 0.5},
     ]
+
+
+def test_the_harvest_estimate_is_the_share_judged_relevant_with_wilsons_interval():
+    stats = StatsCollector(get_crawler())
+    for name, value in (("pages", 200), ("relevant", 20), ("estimate/calibration_error", 0.01)):
+        stats.set_value(f"focused/{name}", value)
+    # Wilson by hand: centre (0.1 + 1.96²/400) / (1 + 1.96²/200) = 0.10754, half-width 0.04187; plus 0.01 each side
+    estimate, low, high = harvest_estimate(stats)
+    assert estimate == 0.1 and low == pytest.approx(0.05567, abs=1e-4) and high == pytest.approx(0.15941, abs=1e-4)
 
 
 def test_labels_and_crawl_urls_match_after_the_crawlers_canonicalization(tmp_path):

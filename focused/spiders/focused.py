@@ -173,8 +173,6 @@ class FocusedSpider(scrapy.Spider):
         stats.inc_value("focused/near_duplicates", int(duplicate_of is not None))
         stats.inc_value("focused/keyword_stuffed", int(stuffed))
         stats.inc_value("focused/implausible", int(plausibility < 0.5))
-        stats.inc_value("focused/estimate/probability_sum", result.relevance)
-        stats.inc_value("focused/estimate/variance_sum", result.relevance * (1 - result.relevance))
         for link, scored in zip(links, result.scored):
             meta = {
                 "score": scored.score,
