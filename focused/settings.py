@@ -134,7 +134,7 @@ FOCUSED_LEXICAL_DECAY = 0.5
 FOCUSED_LEXICAL_INHERIT = 0.3
 FOCUSED_LEXICAL_WEIGHTS = {"anchor": 0.5, "context": 0.2, "url": 0.3}
 # Learned strategy (focused): each signal's weight in the score (see focused/strategies/focused.py;
-# "explore" is the bonus of a link into a host not fetched from yet, halved per page fetched there),
+# "explore" is the bonus of a link into a site not fetched from yet, halved per page fetched there),
 # pages between model updates and frontier re-scoring, at most how many queued URLs one
 # re-scoring touches (the best of each host first), and the outcomes of each class the link
 # classifier must have seen before it replaces lexical similarity.
@@ -142,11 +142,12 @@ FOCUSED_WEIGHTS = {"link": 0.45, "parent": 0.15, "context_graph": 0.0, "hub": 0.
 FOCUSED_RESCORE_INTERVAL = 50
 FOCUSED_RESCORE_LIMIT = 50000
 FOCUSED_LINK_WARMUP = 10
-# The budget a host earns in the focused strategy: pages it gets to show what it holds, then
-# fetches per credible relevant page it gave; past that, scores into the host fade in proportion.
+# The budget a site (a registrable domain: all its hosts, focused.urls.site_of) earns in the focused
+# strategy: pages it gets to show what it holds, then fetches per credible relevant page it gave;
+# past that, scores into the site fade in proportion.
 FOCUSED_HOST_PROBE = 10
 FOCUSED_HOST_YIELD = 5
-# A host's trust from the seeds (focused/trust.py: a seed host has 1, a host linked as one of 20
+# A site's trust from the seeds (focused/trust.py: a seed's site has 1, a site linked as one of 20
 # links from every page of one, 0.04) at which its allowance is whole; below, it shrinks in proportion.
 FOCUSED_TRUST_FLOOR = 0.01
 # Cho et al.'s similarity crawler (hotqueue): a URL fewer than this many links from a relevant

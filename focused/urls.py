@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import hashlib
 import re
+from functools import lru_cache
 from typing import TYPE_CHECKING
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
+from tldextract import TLDExtract
 from w3lib.url import canonicalize_url
 
 if TYPE_CHECKING:
@@ -15,6 +17,9 @@ if TYPE_CHECKING:
     from scrapy import Request
     from scrapy.crawler import Crawler
 
+# The Public Suffix List as tldextract ships it (no download), private suffixes included: each
+# user site of github.io or readthedocs.io is a site of its own.
+PUBLIC_SUFFIXES = TLDExtract(suffix_list_urls=(), cache_dir=None, include_psl_private_domains=True)
 FETCHABLE_SCHEMES = frozenset({"http", "https"})
 DEFAULT_PORTS = {"http": 80, "https": 443}
 # Query parameters that identify a visit, not a resource: trackers and session ids.
@@ -63,6 +68,21 @@ def canonical_url(url: str) -> str:
 def host_of(url: str) -> str:
     """Host of an already canonical URL, the unit of politeness."""
     return urlsplit(url).hostname or ""
+
+
+@lru_cache(maxsize=2**16)
+def site_of(host: str) -> str:
+    """The host's registrable domain (IRLbot's pay-level domain), the unit of a crawl's budget: whoever
+    registers one name can make any number of hosts under it, so a farm spread over thousands of
+    subdomains is one site. Under a suffix the list does not know (.example, .test), the last label
+    is taken for one; an address or a single-label name is a site of its own."""
+    parts = PUBLIC_SUFFIXES(host)
+    if parts.top_domain_under_public_suffix:
+        return parts.top_domain_under_public_suffix
+    labels = host.split(".")
+    if parts.ipv4 or parts.ipv6 or len(labels) < 3:
+        return host
+    return ".".join(labels[-2:])
 
 
 class CanonicalFingerprinter:

@@ -15,7 +15,7 @@ from focused.docsweb.sites import PublicLinks, Site
 from focused.docsweb.topics import TOPICS
 from tests.conftest import REPO, crawl, start_web
 
-HTTP, TESTING, LOGGING = (next(topic for topic in TOPICS if topic.name == name) for name in ("http", "testing", "logging"))
+HTTP, TESTING, LOGGING = (next(t for t in TOPICS if t.name == name) for name in ("http", "testing", "logging"))
 HTTP_TEXT = ("An HTTP client sends a request with headers; the server answers with a status code, "
              "response headers such as Content-Type and Cache-Control, and maybe cookies. ") * 4
 

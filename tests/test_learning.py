@@ -115,12 +115,14 @@ def test_the_link_classifier_learns_from_outcomes_and_rescoring_uses_it():
     assert good.signals["link"] > bad.signals["link"]
 
 
-def test_exploration_goes_to_hosts_the_crawl_has_barely_sampled():
+def test_exploration_goes_to_sites_the_crawl_has_barely_sampled():
     strategy = Focused(PROFILE, settings())
     for i in range(3):
-        strategy.score(page(f"http://known/{i}", 0.0), [])
-    new, known = strategy.score(page("http://known/3", 0.0), [Link("http://new/", "", ""), Link("http://known/x", "", "")])
+        strategy.score(page(f"http://www.known.example/{i}", 0.0), [])
+    links = [Link(url, "", "") for url in ("http://new.example/", "http://www.known.example/x", "http://blog7.known.example/")]
+    new, known, subdomain = strategy.score(page("http://www.known.example/3", 0.0), links)
     assert new.signals["explore"] == pytest.approx(0.2) and known.signals["explore"] == pytest.approx(0.2 / 16)
+    assert subdomain.signals["explore"] == known.signals["explore"]  # a new host of a sampled site is not new
 
 
 def test_links_that_gave_no_page_are_learned_as_wasted_fetches():
@@ -132,7 +134,7 @@ def test_links_that_gave_no_page_are_learned_as_wasted_fetches():
                                                        "parent_relevance": 0.9})
         else:
             strategy.score(page(f"http://s/docs/{i}", 0.9, parent_url="http://s/"), [])
-    assert strategy.outcomes[0] >= 15 and strategy.host_pages["s"][0] == 41  # a 404 costs the host a fetch
+    assert strategy.outcomes[0] >= 15 and strategy.site_pages["s"][0] == 41  # a 404 costs the host a fetch
     infos = [{"url": f"http://s/{kind}/new", "anchor": "sql query", "context": "", "parent_url": "http://s/",
               "parent_relevance": 0.9} for kind in ("docs", "source")]
     docs, source = strategy.rescore(infos)
@@ -163,4 +165,4 @@ def test_a_redirect_spends_the_exploration_bonus_of_the_host_that_redirected():
         strategy.score(landed, [])
     door, = strategy.score(page("http://known/1", 0.0), [Link("http://door/9", "", "")])
     assert door.signals["explore"] == pytest.approx(0.2 / 8)
-    assert strategy.host_pages["farm"][0] == 3 and strategy.host_pages["door"][0] == 3
+    assert strategy.site_pages["farm"][0] == 3 and strategy.site_pages["door"][0] == 3

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from focused.trust import HostTrust
+from focused.trust import SiteTrust
 
 
-def crawl(trust: HostTrust, pages: list[tuple[str, list[str]]]) -> HostTrust:
+def crawl(trust: SiteTrust, pages: list[tuple[str, list[str]]]) -> SiteTrust:
     for host, link_hosts in pages:
         trust.observe(host, link_hosts)
     trust.update()
@@ -17,7 +17,7 @@ def crawl(trust: HostTrust, pages: list[tuple[str, list[str]]]) -> HostTrust:
 def test_trust_passes_on_by_the_share_of_links_and_a_cycle_cannot_inflate_it():
     pages = [("docs", ["docs", "docs"])] * 40 + [("docs", ["docs", "friend"])] * 20 + [("docs", ["docs"] * 9 + ["farm"])]
     pages += [("friend", ["friend"])] * 10 + [("farm", ["farm", "farm2"]), ("farm2", ["farm", "farm2"])] * 30
-    trust = crawl(HostTrust({"docs"}, floor=0.05), pages).trust
+    trust = crawl(SiteTrust({"docs"}, floor=0.05), pages).trust
     assert trust["docs"] == 1.0
     assert trust["friend"] == pytest.approx(0.85 * 20 * 0.5 / 61)  # half the links of a third of the seed's pages
     assert trust["farm"] == pytest.approx(0.85 * 0.1 / 61)  # a tenth of one page's: sixty pages in a cycle add nothing
@@ -27,13 +27,13 @@ def test_trust_passes_on_by_the_share_of_links_and_a_cycle_cannot_inflate_it():
 def test_a_region_spread_over_many_hosts_splits_what_little_enters_it():
     pages = [("docs", ["docs"] * 20)] * 99 + [("docs", ["docs"] * 19 + ["blog0.ring"])]
     pages += [(f"blog{i}.ring", [f"blog{i}.ring", f"blog{i + 1}.ring", f"blog{i + 2}.ring"]) for i in range(50)]
-    trust = crawl(HostTrust({"docs"}, floor=0.05), pages)
+    trust = crawl(SiteTrust({"docs"}, floor=0.05), pages)
     assert max(trust.trust[f"blog{i}.ring"] for i in range(50)) == pytest.approx(0.85 / 20 / 100)  # its one link
     assert trust.factor("blog0.ring") < 0.01 and trust.factor("blog30.ring") < 1e-6 and trust.factor("docs") == 1.0
     assert trust.factor("never-linked") == 0.0
 
 
 def test_nothing_is_distrusted_before_the_first_update():
-    trust = HostTrust({"docs"}, floor=0.05)
+    trust = SiteTrust({"docs"}, floor=0.05)
     trust.observe("docs", ["farm"])
     assert trust.factor("farm") == 1.0

@@ -3,7 +3,7 @@ from __future__ import annotations
 import pytest
 from scrapy import Request
 
-from focused.urls import BadURL, CanonicalFingerprinter, canonical_url
+from focused.urls import BadURL, CanonicalFingerprinter, canonical_url, site_of
 
 
 @pytest.mark.parametrize(
@@ -47,3 +47,20 @@ def test_spellings_of_one_resource_share_a_fingerprint():
     b = Request("http://ex.com/page?a=1&b=2")
     assert fingerprint(a) == fingerprint(b)
     assert fingerprint(b) != fingerprint(Request("http://ex.com/page?a=1&b=3"))
+
+
+@pytest.mark.parametrize(
+    "host, site",
+    [
+        ("docs.python.org", "python.org"),
+        ("a.b.example.co.uk", "example.co.uk"),  # a public suffix of two labels
+        ("requests.readthedocs.io", "requests.readthedocs.io"),  # a private suffix: each user is a site
+        ("blog176.webring.example", "webring.example"),  # a suffix the list does not know: the last label
+        ("webring.example", "webring.example"),
+        ("127.0.0.1", "127.0.0.1"),
+        ("::1", "::1"),
+        ("localhost", "localhost"),
+    ],
+)
+def test_a_site_is_the_registrable_domain_of_its_hosts(host, site):
+    assert site_of(host) == site

@@ -113,10 +113,10 @@ TOPICS = (
          r"doctests?", r"parametriz\w+", r"coverage", r"teardown"),
         min_core=8, min_hits=15, min_density=12.0, title_hits=6,
         # a statistical test and a held-out test set are tests of another kind
-        other_senses=r"hypothesis tests?|test statistics?|tests? (?:sets?|data|samples?|scores?|errors?|splits?|sizes?"
-        r"|points?|ind(?:ices|ex))|train(?:ing)?(?: and |[ /-])tests?|(?:statistical|significance|rank|exact|permutation"
-        r"|normality|two-sided|one-sided|fit|ks|g|bootstrap|carlo|smirnov|darling|divergence|squared?|\w+-sample"
-        r"|\w+-test) tests?|t-tests?",
+        other_senses=r"hypothesis tests?|test statistics?|t-tests?|train(?:ing)?(?: and |[ /-])tests?"
+        r"|tests? (?:sets?|data|samples?|scores?|errors?|splits?|sizes?|points?|ind(?:ices|ex))"
+        r"|(?:statistical|significance|rank|exact|permutation|normality|two-sided|one-sided|fit|ks|g|bootstrap"
+        r"|carlo|smirnov|darling|divergence|squared?|\w+-sample|\w+-test) tests?",
     ),
     Topic(
         "tls",
@@ -144,7 +144,8 @@ TOPICS = (
         "rotation, error and access logs, warnings and debugging output.",
         ("logging", "log", "logger", "log level", "handler", "warning", "debug", "error log"),
         # the record a program keeps, not a logarithm ("log x", "log-normal") nor git's commit log: only its phrases
-        r"logging|loggers?|logged|logs|log ?(?:files?|messages?|levels?|records?|entry|entries|output|rotation|handlers?)"
+        r"logging|loggers?|logged|logs"
+        r"|log ?(?:files?|messages?|levels?|records?|entry|entries|output|rotation|handlers?)"
         r"|(?:error|access|event|audit|server|debug|system|query) logs?|(?:to|and|or|will|can|may|not) log",
         (r"log ?levels?", r"warnings?", r"debug", r"handlers?", r"syslog", r"formatters?", r"verbos\w+",
          r"stderr", r"rotat\w+", r"loglevel"),

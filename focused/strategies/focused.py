@@ -4,9 +4,13 @@
                 + w_parent · relevance(parent)
                 + w_context_graph · closeness(parent)
                 + w_hub · hub(parent) · p(...)
-                + w_explore · ½^(pages fetched from the link's host)
-    all times min(1, allowance / (pages fetched + 1)) of the link's host, where
+                + w_explore · ½^(pages fetched from the link's site)
+    all times min(1, allowance / (pages fetched + 1)) of the link's site, where
     allowance = (FOCUSED_HOST_PROBE + FOCUSED_HOST_YIELD · credible relevant pages found there) · trust
+
+A site is a registrable domain (focused.urls.site_of): whoever registers a name can make any
+number of hosts under it, so exploration, budget and trust are a site's, as IRLbot's budgets
+are a pay-level domain's (Lee et al. 2008); politeness stays per host.
 
 - p(...) is an online logistic model (SGD) trained on the crawl's own outcomes: the link
   that led to each fetched page is an example, with a soft label: the page's credible
@@ -14,8 +18,9 @@
   as little as it is worth, a near-duplicate teaches "nothing new" and so does a link that
   gave no page, such as a 404. Its features: the words of anchor, context and URL, their lexical
   similarity to the profile, the distance since the last relevant ancestor, the parent's
-  relevance and the target host's smoothed rate of new relevant content (the same soft labels, summed). Until it has seen
-  FOCUSED_LINK_WARMUP pages of each class, the lexical similarity alone stands in for it.
+  relevance and the target site's smoothed rate of new relevant content (the same soft labels,
+  summed). Until it has seen FOCUSED_LINK_WARMUP pages of each class, the lexical similarity
+  alone stands in for it.
 - c(parent) is the parent's credibility as a source: the plausibility of its content times
   its novelty (focused/credibility.py). A page stuffed with the topic's words, or text spun
   from pages already read, does not get to vouch for its own links with topical anchors:
@@ -34,22 +39,23 @@
 - hub(parent) is the parent's HITS hub score on the crawled graph (0..1), gated by the link's
   own evidence p: a hub's topical links gain most and its navigation nothing. Ungated, one
   strong hub (a manual page with 150 links) lifted all its links above real evidence.
-- the exploration bonus goes to links into hosts the crawl has barely sampled, and halves
-  with each page fetched there (a fetch that redirected elsewhere counts on the host that
-  redirected: doorway pages would otherwise keep the bonus forever): new regions of the web get a look, and then their observed
-  outcomes (the host rate, the context graph) decide. A random per-link bonus would compete
+- the exploration bonus goes to links into sites the crawl has barely sampled, and halves
+  with each page fetched there (a fetch that redirected elsewhere counts on the site that
+  redirected: doorway pages would otherwise keep the bonus forever): new regions of the web
+  get a look, and then their observed outcomes (the site rate, the context graph) decide.
+  A web ring of blogs on thousands of subdomains is one site: one bonus, not one per blog. A random per-link bonus would compete
   with the link evidence on every page; this one fades where the crawl has evidence.
 
-- the host allowance is the budget a host earns: a few pages to show what it holds, then a
+- the allowance is the budget a site earns: a few pages to show what it holds, then a
   number of fetches per relevant page it gave, each counted by the page's credibility (a
   spun or copied page earns little, a stuffed one nothing). Past it, every score into the
-  host fades in proportion (the "overspent" signal): a link farm whose pages the classifier
+  site fades in proportion (the "overspent" signal): a link farm whose pages the classifier
   half-believes cannot take the budget by sheer size, whatever its text looks like, while a
-  host that keeps giving relevant pages keeps its full priority. It is about the host's
+  site that keeps giving relevant pages keeps its full priority. It is about the site's
   outcomes, not about any one kind of spam.
-- trust is the host's trust from the seeds (after TrustRank, on the host graph: focused/trust.py)
-  against FOCUSED_TRUST_FLOOR: what the classifier believes of a host's pages, and so what
-  the host earns, counts only as far as trusted pages vouch for the host by linking to it.
+- trust is the site's trust from the seeds (after TrustRank, on the site graph: focused/trust.py)
+  against FOCUSED_TRUST_FLOOR: what the classifier believes of a site's pages, and so what
+  the site earns, counts only as far as trusted pages vouch for the site by linking to it.
   A farm reached through a few footer links, or spread over thousands of subdomains, gets
   little of the budget even when its pages fool the classifier.
 
@@ -70,8 +76,8 @@ from focused.linkgraph import LAYERS, CrawlGraph
 from focused.profile import Profile
 from focused.relevance import TopicSimilarity, url_words
 from focused.strategies.base import ParentPage, Scored, Strategy
-from focused.trust import HostTrust
-from focused.urls import host_of
+from focused.trust import SiteTrust
+from focused.urls import host_of, site_of
 
 LAYER_CLOSENESS = np.array([1.0, 1.0, 0.5, 0.0])
 PAGE_CHARS = 2000
@@ -89,7 +95,8 @@ class Focused(Strategy):
         self.warmup = settings.getint("FOCUSED_LINK_WARMUP")
         self.host_probe = settings.getfloat("FOCUSED_HOST_PROBE")
         self.host_yield = settings.getfloat("FOCUSED_HOST_YIELD")
-        self.trust = HostTrust({host_of(url) for url in profile.seeds}, settings.getfloat("FOCUSED_TRUST_FLOOR"))
+        seed_sites = {site_of(host_of(url)) for url in profile.seeds}
+        self.trust = SiteTrust(seed_sites, settings.getfloat("FOCUSED_TRUST_FLOOR"))
         self.similarity = TopicSimilarity(profile)
         self.graph = CrawlGraph()
         self.link_features = HashingVectorizer(n_features=2**18, alternate_sign=False, norm="l2", token_pattern=r"\S+")
@@ -97,7 +104,8 @@ class Focused(Strategy):
         self.link_model = SGDClassifier(loss="log_loss", alpha=1e-4, random_state=0)
         self.examples: list[tuple[dict[str, Any], float]] = []  # links whose page has been judged, not yet learned
         self.outcomes = [0.0, 0.0]  # irrelevant, relevant outcomes learned from (soft labels summed)
-        self.host_pages: dict[str, list[float]] = {}  # host -> [pages fetched, new relevant content, credible relevant pages]
+        # site -> [pages fetched, new relevant content, credible relevant pages]
+        self.site_pages: dict[str, list[float]] = {}
         self.page_rows: list[sparse.csr_matrix] = []
         self.closeness: list[float] = []
         self.credibility: list[float] = []  # per fetched page: its credibility as a source of links
@@ -126,23 +134,24 @@ class Focused(Strategy):
         w = self.weights
         scored = []
         for info, parent, p in zip(infos, parents, p_link):
-            host = host_of(info["url"])
+            site = site_of(host_of(info["url"]))
+            evidence = float(p) * self._credibility(parent)
             signals = {
-                "link": w["link"] * float(p) * self._credibility(parent),
+                "link": w["link"] * evidence,
                 "parent": w["parent"] * float(info.get("parent_relevance") or 0.0),
                 "context_graph": w["context_graph"] * self._closeness(parent),
-                "hub": w["hub"] * float(p) * self._credibility(parent) * (float(self.hubs[parent]) if 0 <= parent < len(self.hubs) else 0.0),
-                "explore": w["explore"] * 0.5 ** self.host_pages.get(host, (0,))[0],
+                "hub": w["hub"] * evidence * (float(self.hubs[parent]) if 0 <= parent < len(self.hubs) else 0.0),
+                "explore": w["explore"] * 0.5 ** self.site_pages.get(site, (0,))[0],
             }
             total = sum(signals.values())
-            signals["overspent"] = -total * (1.0 - self._allowance_left(host))
+            signals["overspent"] = -total * (1.0 - self._allowance_left(site))
             scored.append(Scored(total + signals["overspent"], signals))
         return scored
 
-    def _allowance_left(self, host: str) -> float:
-        """min(1, the host's allowance / its next fetch): 1 while the host has earned another fetch."""
-        fetched, _, earned = self.host_pages.get(host, (0, 0.0, 0.0))
-        allowance = (self.host_probe + self.host_yield * earned) * self.trust.factor(host)
+    def _allowance_left(self, site: str) -> float:
+        """min(1, the site's allowance / its next fetch): 1 while the site has earned another fetch."""
+        fetched, _, earned = self.site_pages.get(site, (0, 0.0, 0.0))
+        allowance = (self.host_probe + self.host_yield * earned) * self.trust.factor(site)
         return min(1.0, allowance / (fetched + 1))
 
     def _credibility(self, parent: int) -> float:
@@ -162,23 +171,23 @@ class Focused(Strategy):
         number = self.graph.add(parent.url, info.get("parent_url"), parent.relevance, parent.relevant,
                                 [link.url for link in links], parent.duplicate)
         self.page_rows.append(self.page_features.transform([parent.text[:PAGE_CHARS]]))
-        host = host_of(parent.url)
-        counts = self.host_pages.setdefault(host, [0, 0.0, 0.0])
+        site = site_of(host_of(parent.url))
+        counts = self.site_pages.setdefault(site, [0, 0.0, 0.0])
         counts[0] += 1
         counts[1] += parent.relevance
         counts[2] += parent.credibility if parent.relevant else 0.0
-        self.trust.observe(host, [host_of(link.url) for link in links])
-        for redirecting in {host_of(url) for url in parent.redirects} - {host}:
-            self.host_pages.setdefault(redirecting, [0, 0.0, 0.0])[0] += 1  # a redirect spent a fetch there too
-            self.trust.observe(redirecting, [host])  # and vouched for where it led
+        self.trust.observe(site, [site_of(host_of(link.url)) for link in links])
+        for redirecting in {site_of(host_of(url)) for url in parent.redirects} - {site}:
+            self.site_pages.setdefault(redirecting, [0, 0.0, 0.0])[0] += 1  # a redirect spent a fetch there too
+            self.trust.observe(redirecting, [site])  # and vouched for where it led
         self.closeness.append(self._observed_closeness(number))
         self.credibility.append(parent.credibility)
         if info.get("parent_url"):
             self.examples.append(({**info, "url": parent.url}, parent.relevance))
 
     def dead_end(self, url: str, info: dict[str, Any]) -> None:
-        """The fetch found nothing: an irrelevant outcome for the link model and for the host's rate."""
-        self.host_pages.setdefault(host_of(url), [0, 0.0, 0.0])[0] += 1
+        """The fetch found nothing: an irrelevant outcome for the link model and for the site's rate."""
+        self.site_pages.setdefault(site_of(host_of(url)), [0, 0.0, 0.0])[0] += 1
         if info.get("parent_url"):
             self.examples.append(({**info, "url": url}, 0.0))
 
@@ -232,9 +241,9 @@ class Focused(Strategy):
         texts = [f"{i['anchor']} {i['context']} {url_words(i['url'])}" for i in infos]
         return np.clip(2 * self.similarity(texts), 0, 1)
 
-    def _host_rate(self, url: str) -> float:
-        """Share of the host's fetched pages that were relevant and new (Laplace-smoothed)."""
-        fetched, relevant, _ = self.host_pages.get(host_of(url), (0, 0.0, 0.0))
+    def _site_rate(self, url: str) -> float:
+        """Share of the site's fetched pages that were relevant and new (Laplace-smoothed)."""
+        fetched, relevant, _ = self.site_pages.get(site_of(host_of(url)), (0, 0.0, 0.0))
         return (relevant + 1) / (fetched + 2)
 
     def _link_matrix(self, infos: list[dict[str, Any]], parents: list[int]) -> sparse.csr_matrix:
@@ -249,7 +258,7 @@ class Focused(Strategy):
             words += [f"u:{w}" for w in url_words(info["url"]).split()]
             words.append(f"d:{distance}")
             texts.append(" ".join(words))
-        numbers = np.array([[float(i.get("parent_relevance") or 0.0), self._host_rate(i["url"])] for i in infos])
+        numbers = np.array([[float(i.get("parent_relevance") or 0.0), self._site_rate(i["url"])] for i in infos])
         return sparse.hstack([self.link_features.transform(texts), sparse.csr_matrix(numbers),
                               sparse.csr_matrix(self._similarities(infos).T)]).tocsr()
 
