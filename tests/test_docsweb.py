@@ -159,3 +159,30 @@ def test_aggregators_spread_over_hosts_and_pages_without_end():
     answer = web.respond(QA, "/q/" + question)
     assert answer.status == 200 and b"Sentence" in answer.body and answer.body.count(b'href="/q/') == 8
     assert web.respond(QA, "/nothing").status == 404 and web.respond(f"blog{10**6}.{RING}", "/").status == 404
+
+
+def test_bought_domains_a_blog_network_on_many_sites_and_an_expired_domain_real_pages_link_to():
+    from focused.docsweb.bought import BLOGS, ENTRY_PAGES, EXPIRED, BoughtDomains, entry_links, links_expired, serves
+    from focused.docsweb.farms import FarmText
+    from focused.urls import site_of
+
+    sentences = {topic.name: [f"You can use the {topic.keywords[0]} option to create a new file, example {i}."
+                              for i in range(50)] for topic in TOPICS}
+    web = BoughtDomains(FarmText(sentences))
+    assert len({site_of(blog) for blog in BLOGS}) == len(BLOGS) == 40  # a registrable domain per blog
+    footer = entry_links(ENTRY_PAGES[0]).decode()
+    article = footer.split('href="')[1].split('"')[0]
+    host, path = article.split("/", 3)[2], "/" + article.split("/", 3)[3]
+    page = web.respond(host, path)
+    assert serves(host) and page.status == 200
+    body = page.body.decode()
+    assert "utilize" in body and "generate" in body and "fresh document" in body  # spun word by word
+    assert len({link.split("/")[2] for link in body.split('href="')[1:] if link.startswith("http")}) >= 4
+    wiki_links = [url for url in (f"http://docs.python.org/3/library/p{i}.html" for i in range(4000)) if links_expired(url)]
+    assert 60 < len(wiki_links) < 140  # about one real page in 40 still links to the lapsed wiki
+    assert f"http://cookbook.{EXPIRED}/" in entry_links(wiki_links[0]).decode()
+    front = web.respond(f"cookbook.{EXPIRED}", "/")
+    related = front.body.decode().split('href="/related/')[1].split('"')[0]
+    listing = web.respond(f"cookbook.{EXPIRED}", "/related/" + related)
+    assert listing.status == 200 and b"for sale" in listing.body and listing.body.count(b'href="/related/') == 12
+    assert web.respond(host, "/2020/01/post-999999.html").status == 404 and web.respond(EXPIRED, "/x").status == 404

@@ -8,8 +8,9 @@
   orders (a URL-parameter trap), and question pages whose answers are a few real sentences
   with links to ever more related questions.
 
-Both were written in session 24 before any crawl met them, and no defense was designed or tuned
-against them (README, "Benchmarks"): they are the held-out hazards. They are reached from the
+Both were written in session 24 before any crawl met them, as held-out hazards; session 27 made
+budgets and trust a registrable domain's after seeing the ring, so they are tuned-on now (README,
+"The benchmark web"); bought.py holds the hazards still held out. They are reached from the
 footers of a few inner pages (ENTRY_PAGES), not front pages, and their pages are never relevant.
 """
 

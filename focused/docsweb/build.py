@@ -2,7 +2,7 @@
 
 Writes to the output folder:
 - sites/HOST/PATH: each manual's HTML under its public name, links rewritten (sites.py),
-  the hazard hosts linked from a few entry pages (hazards.py, farms.py, aggregators.py);
+  the hazard hosts linked from a few entry pages (hazards.py, farms.py, aggregators.py, bought.py);
 - pages.jsonl: every page as the crawler's extraction sees it (URL, title, main text);
 - graph.tsv: the links between the web's pages; seeds.txt: the sites' front pages;
 - labels/TOPIC.txt: the relevant URLs of each topic (topics.py), and training/TOPIC/ with
@@ -24,7 +24,7 @@ from urllib.parse import unquote
 
 from scrapy.http import HtmlResponse
 
-from focused.docsweb import aggregators, farms, hazards
+from focused.docsweb import aggregators, bought, farms, hazards
 from focused.docsweb.sites import SITES, PublicLinks, Site
 from focused.docsweb.topics import TOPICS, Topic
 from focused.docsweb.web import HAZARD_DOMAINS
@@ -56,6 +56,7 @@ def _page(job: tuple[Site, Path, Path, PublicLinks]) -> dict[str, Any]:
     footer = (hazards.community_links() if url in hazards.ENTRY_PAGES else b"")
     footer += farms.entry_links(url) if url in hazards.FARM_ENTRY_PAGES else b""
     footer += aggregators.entry_links(url) if url in aggregators.ENTRY_PAGES else b""
+    footer += bought.entry_links(url)
     body = body.replace(b"</body>", footer + b"</body>", 1)
     target = out / "sites" / site.host / site.prefix.lstrip("/") / relative
     target.parent.mkdir(parents=True, exist_ok=True)

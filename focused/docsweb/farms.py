@@ -10,8 +10,8 @@ none of their hosts is named to the crawler or special-cased in it.
 - COPIES: copies of real relevant pages with links into the farm injected;
 - BABBLE: text from a word-trigram model of real relevant pages: it reads like the docs,
   statistically, and every sentence is new.
-COPIES and BABBLE are held-out hazards: no defense was designed or tuned against them
-(README, "Benchmarks").
+COPIES and BABBLE were built as held-out hazards, but the novelty rule was later chosen after
+seeing them on a crawl, so they are tuned-on now (README, "The benchmark web").
 
 The farms speak every topic of the benchmark (an SEO farm targets popular queries): page N
 of a host is about topic N mod the number of topics. Their text comes from `FarmText`, which

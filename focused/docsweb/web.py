@@ -5,12 +5,12 @@ from __future__ import annotations
 from pathlib import Path
 from urllib.parse import unquote
 
-from focused.docsweb import aggregators, farms, hazards
+from focused.docsweb import aggregators, bought, farms, hazards
 from focused.localweb.web import Reply
 
 CONTENT_TYPES = {".html": "text/html", ".txt": "text/plain; charset=utf-8"}  # HTML declares its charset
 ROBOTS = b"User-agent: *\nDisallow: /search\n"
-HAZARD_DOMAINS = hazards.HOSTS + farms.HOSTS + aggregators.DOMAINS  # with their subdomains
+HAZARD_DOMAINS = hazards.HOSTS + farms.HOSTS + aggregators.DOMAINS + bought.DOMAINS  # with their subdomains
 
 
 def on_hazard(host: str) -> bool:
@@ -29,14 +29,17 @@ class DocsWeb:
         text = farms.FarmText.load(root)
         self.farms = farms.Farms(text, self._file)
         self.aggregators = aggregators.Aggregators(text)
+        self.bought = bought.BoughtDomains(text)
 
     def respond(self, host: str, target: str) -> Reply:
-        if host not in self.hosts and not aggregators.serves(host):
+        if host not in self.hosts and not aggregators.serves(host) and not bought.serves(host):
             return Reply(502, b"Bad Gateway: unknown host", "text/plain")
         if target == "/robots.txt":
             return Reply(200, ROBOTS, "text/plain")
         if aggregators.serves(host):
             return self.aggregators.respond(host, target)
+        if bought.serves(host):
+            return self.bought.respond(host, target)
         if host in farms.HOSTS:
             return self.farms.respond(host, target)
         if host in hazards.HOSTS:
