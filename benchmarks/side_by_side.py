@@ -1,12 +1,13 @@
 """Cho et al.'s orderings, lexical and focused side by side on the benchmark web of real documents.
 
     make benchweb                      # once: Debian doc packages + python -m focused.docsweb build
-    python -m benchmarks.side_by_side [--root benchweb] [--pages 1000] [--runs 1]
+    python -m benchmarks.side_by_side [--root benchweb] [--pages 1000] [--runs 1] [--tag NAME -s SETTING=VALUE]
 
 For each topic of the benchmark web: trains the topic's classifier (TF-IDF) from its few
 examples, crawls the web with every strategy at the same page budget and politeness
 settings, evaluates each crawl with `scrapy evaluate` against the topic's labels (plots and
-summary.json in ROOT/results/TOPIC/, TOPIC-N with several runs) and prints one table: harvest rate and recall at
+summary.json in ROOT/results/TOPIC/, TOPIC-N with several runs; under ROOT/variants/TAG/ with
+--tag, so that a variant, such as one signal switched off by -s, runs beside the defaults) and prints one table: harvest rate and recall at
 several budgets, pages/s, the share of pages on hazard hosts, the crawl's own harvest estimate
 beside the labels' verdict, and the ideal crawler's numbers. Held-out topics come first
 (focused/docsweb/topics.py: the strategy may be tuned on the TUNING topics only).
@@ -40,11 +41,12 @@ def run_suffix(number: int, runs: int) -> str:
     return f"-{number + 1}" if runs > 1 else ""
 
 
-def crawl(root: Path, topic: str, strategy: str, pages: int, proxy: str, extra: list[str], number: int = 0,
+def crawl(root: Path, out: Path, topic: str, strategy: str, pages: int, proxy: str, extra: list[str], number: int = 0,
           runs: int = 1) -> Path:
-    out = root / "crawls" / topic / f"{strategy}{run_suffix(number, runs)}.jsonl"
+    """A crawl of the benchmark web rooted at `root`, written under `out`."""
+    out = out / "crawls" / topic / f"{strategy}{run_suffix(number, runs)}.jsonl"
     out.parent.mkdir(parents=True, exist_ok=True)
-    settings = {**LOOPBACK, "CLOSESPIDER_PAGECOUNT": pages, "FOCUSED_CLASSIFIERS_DIR": root / "classifiers",
+    settings = {**LOOPBACK, "CLOSESPIDER_PAGECOUNT": pages, "FOCUSED_CLASSIFIERS_DIR": out.parents[2] / "classifiers",
                 "LOG_FILE": out.with_suffix(".log"), **dict(item.split("=", 1) for item in extra)}
     command = ["crawl", "focused", "-a", f"profile={root / 'profiles' / f'{topic}.toml'}", "-a", f"strategy={strategy}"]
     for key, value in settings.items():
@@ -54,8 +56,8 @@ def crawl(root: Path, topic: str, strategy: str, pages: int, proxy: str, extra: 
     return out
 
 
-def evaluate(root: Path, topic: str, crawls: list[Path], number: int = 0, runs: int = 1) -> list[dict]:
-    out = root / "results" / f"{topic}{run_suffix(number, runs)}"
+def evaluate(root: Path, out: Path, topic: str, crawls: list[Path], number: int = 0, runs: int = 1) -> list[dict]:
+    out = out / "results" / f"{topic}{run_suffix(number, runs)}"
     out.mkdir(parents=True, exist_ok=True)
     command = ["evaluate", *map(str, crawls), "--labels", str(root / "labels" / f"{topic}.txt"), "--out", str(out),
                "--graph", str(root / "graph.tsv"), "--budgets", ",".join(map(str, BUDGETS)),
@@ -129,22 +131,26 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=1, help="crawls per strategy; the table shows their mean")
     parser.add_argument("-s", "--set", action="append", default=[], metavar="NAME=VALUE",
                         help="a Scrapy setting for every crawl, as `scrapy crawl -s`")
+    parser.add_argument("--tag", default="", help="write crawls, classifiers and results under ROOT/variants/TAG")
     args = parser.parse_args()
     root = args.root.resolve()
     if not (root / "stats.json").exists():
         sys.exit(f"no benchmark web in {root}: run `make benchweb` first")
-    server, proxy = start_local_web(root / "access.jsonl", "focused.docsweb", "--root", str(root))
+    out = root / "variants" / args.tag if args.tag else root
+    out.mkdir(parents=True, exist_ok=True)
+    server, proxy = start_local_web(out / "access.jsonl", "focused.docsweb", "--root", str(root))
     tables = []
     try:
         for topic in args.topics.split(","):
             run(["train", str(root / "profiles" / f"{topic}.toml"), "--model", "tfidf",
-                 "--output", str(root / "classifiers")], capture_output=True)
+                 "--output", str(out / "classifiers")], capture_output=True)
             runs = []
             for number in range(args.runs):
-                crawls = [crawl(root, topic, s, args.pages, proxy, args.set, number, args.runs)
+                crawls = [crawl(root, out, topic, s, args.pages, proxy, args.set, number, args.runs)
                           for s in args.strategies.split(",")]
-                runs.append(evaluate(root, topic, crawls, number, args.runs))
-            tables.append(("held-out " if topic in HELD_OUT else "tuning ") + table(topic, runs, args.pages).lstrip())
+                runs.append(evaluate(root, out, topic, crawls, number, args.runs))
+            kind = ("held-out " if topic in HELD_OUT else "tuning ") + (f"[{args.tag}] " if args.tag else "")
+            tables.append(kind + table(topic, runs, args.pages).lstrip())
             print(tables[-1], flush=True)
     finally:
         server.terminate()
