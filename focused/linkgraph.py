@@ -1,9 +1,9 @@
 """The crawled graph: which fetched page led to which, who links to whom, and what follows.
 
 Two link analyses run on it, in batches, never per page:
-- context-graph layers (Diligenti et al. 2000), built from what the crawl observed: a
-  relevant page is layer 0, the page that led to it layer 1, the one before layer 2;
-  every other fetched page is layer 3 ("3 or more");
+- what each page led to (the context graph of Diligenti et al. 2000, as observed values
+  rather than layers): the best relevance among the pages fetched through its links, or a
+  discounted share of the best one link further;
 - hub scores (HITS, as in Chakrabarti et al. 1999): authorities are weighted by relevance,
   so a hub is a page that links to many relevant pages.
 """
@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 import numpy as np
 from scipy import sparse
 
-LAYERS = 4  # 0, 1, 2, and 3 or more links from the nearest relevant page
+LAYERS = 4  # links since the last relevant ancestor: 0, 1, 2, and 3 or more
 
 
 def url_key(url: str) -> int:
@@ -57,15 +57,16 @@ class CrawlGraph:
     def page(self, url: str | None) -> int:
         return self.index.get(url_key(url), -1) if url else -1
 
-    def layers(self) -> np.ndarray:
-        """Each fetched page's observed distance to a relevant page below it, capped at 3."""
-        layer = np.full(len(self), LAYERS - 1, dtype=np.int8)
-        for number in np.flatnonzero(self.relevant):
-            node, k = int(number), 0
-            while node >= 0 and k < LAYERS - 1:
-                layer[node] = min(layer[node], k)
-                node, k = self.parents[node], k + 1
-        return layer
+    def lead_values(self, discount: float) -> np.ndarray:
+        """What each fetched page led to, as observed: the best relevance among the pages fetched through
+        its links, or `discount` times the best one link further; -1 where none of its links was followed."""
+        relevance, parents = np.asarray(self.relevance, dtype=float), np.asarray(self.parents)
+        followed = parents >= 0
+        children = np.full(len(self), -1.0)
+        np.maximum.at(children, parents[followed], relevance[followed])
+        grandchildren = np.full(len(self), -1.0)
+        np.maximum.at(grandchildren, parents[followed], children[followed])
+        return np.where(children >= 0, np.maximum(children, discount * grandchildren), -1.0)
 
     def hub_scores(self, iterations: int = 20) -> np.ndarray:
         """HITS hub scores in 0..1 on the fetched subgraph, authorities weighted by relevance."""

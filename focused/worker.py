@@ -122,7 +122,6 @@ class ModelWorker:
             credibility=0.0 if job.stuffed or job.duplicate else job.plausibility * new_content(job.novelty),
             signals={} if job.duplicate else job.info.get("signals", {}),
             info=job.info,
-            text=f"{job.title}\n{job.text}",
         )
         return PageResult(relevance, relevant, self.strategy.score(parent, job.links), probability)
 

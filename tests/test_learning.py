@@ -1,4 +1,4 @@
-"""Context-graph layers, hub scores and the learned score combination, as pure logic."""
+"""The context graph's observed values, hub scores and the learned score combination, as pure logic."""
 
 from __future__ import annotations
 
@@ -35,9 +35,9 @@ def chain_graph() -> CrawlGraph:
     return graph
 
 
-def test_context_graph_layers_come_from_the_paths_to_relevant_pages():
-    graph = chain_graph()
-    assert graph.layers().tolist() == [2, 1, 3, 0, 0, 3, 0]  # seed, hub, lone, r1, r2, x, deep
+def test_what_a_page_led_to_comes_from_the_paths_the_crawl_followed():
+    graph = chain_graph()  # seed, hub, lone, r1, r2, x, deep
+    assert graph.lead_values(0.5).tolist() == [0.45, 0.9, -1, 0.9, -1, -1, -1]  # -1: none of its links followed
     assert graph.distance == [4, 5, 5, 0, 0, 6, 0]  # links since the last relevant ancestor (4: none yet)
 
 
@@ -50,7 +50,7 @@ def test_hubs_are_pages_that_link_to_relevant_pages():
 
 def page(url: str, relevance: float, parent_url: str | None = None, duplicate: bool = False) -> ParentPage:
     info = {"parent_url": parent_url, "anchor": "sql query", "context": "", "parent_relevance": 0.5} if parent_url else {}
-    return ParentPage(url, 1, relevance, relevance >= 0.5, duplicate=duplicate, info=info, text="sql query database")
+    return ParentPage(url, 1, relevance, relevance >= 0.5, duplicate=duplicate, info=info)
 
 
 def test_the_score_is_the_documented_weighted_sum_of_its_signals():
@@ -60,7 +60,7 @@ def test_the_score_is_the_documented_weighted_sum_of_its_signals():
     assert set(scored.signals) == {"link", "parent", "context_graph", "hub", "explore", "overspent"}
     assert scored.signals["overspent"] == 0  # a host within its allowance
     assert scored.signals["parent"] == pytest.approx(w["parent"] * 0.9)
-    assert scored.signals["context_graph"] == pytest.approx(w["context_graph"] * 1.0)  # a relevant parent: layer 0
+    assert scored.signals["context_graph"] == 0  # nothing learned yet of where links lead
     assert 0 < scored.signals["link"] <= w["link"]
     assert scored.score == pytest.approx(sum(scored.signals.values()))
 
@@ -98,7 +98,22 @@ def test_a_host_the_seeds_hardly_vouch_for_gets_a_smaller_allowance():
 def test_a_near_duplicate_promotes_nothing():
     strategy = Focused(PROFILE, settings())
     scored = strategy.score(page("http://m/", 0.0, duplicate=True), [Link("http://m/sql", "SQL", "")])[0]
-    assert scored.signals["parent"] == 0 and scored.signals["context_graph"] == 0
+    assert scored.signals["parent"] == 0
+
+
+def test_the_context_graph_learns_which_links_lead_to_relevant_pages_through_irrelevant_ones():
+    """Index pages under /guide/ are not relevant themselves, but their links are; those under /news/ lead nowhere."""
+    strategy = Focused(PROFILE, settings(FOCUSED_RESCORE_INTERVAL=30, FOCUSED_LINK_WARMUP=3))
+    strategy.score(page("http://s/", 0.0), [])
+    for i in range(20):
+        index = f"http://s/{'guide' if i % 2 == 0 else 'news'}/{i}"
+        strategy.score(page(index, 0.05, parent_url="http://s/"), [])
+        strategy.score(page(f"{index}/a", 0.9 if i % 2 == 0 else 0.05, parent_url=index), [])
+    assert strategy.lead_model is not None
+    infos = [{"url": f"http://s/{kind}/new", "anchor": "", "context": "", "parent_url": "http://s/",
+              "parent_relevance": 0.0} for kind in ("guide", "news")]
+    guide, news = strategy.rescore(infos)
+    assert guide.signals["context_graph"] > 2 * news.signals["context_graph"] > 0
 
 
 def test_the_link_classifier_learns_from_outcomes_and_rescoring_uses_it():

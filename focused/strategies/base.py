@@ -33,7 +33,6 @@ class ParentPage:
     credibility: float = 1.0  # how far to believe what the page says about its links (focused/credibility.py)
     signals: dict[str, float] = field(default_factory=dict)  # contributions that scored the page itself
     info: dict[str, Any] = field(default_factory=dict)  # the evidence of the link that led here (meta["focused"])
-    text: str = ""  # title and main text
 
 
 @dataclass(frozen=True)

@@ -2,7 +2,7 @@
 
     score(link) = w_link · p(relevant | anchor, words around, URL words, parent relevance, distance) · c(parent)
                 + w_parent · relevance(parent)
-                + w_context_graph · closeness(parent)
+                + w_context_graph · v(link) · c(parent)
                 + w_hub · hub(parent) · p(...)
                 + w_explore · ½^(pages fetched from the link's site)
     all times min(1, allowance / (pages fetched + 1)) of the link's site, where
@@ -28,14 +28,16 @@ are a pay-level domain's (Lee et al. 2008); politeness stays per host.
   relevance(parent) is already the parent's credible relevance, so it is not weighed again:
   counted twice, the novelty of a navigation page (repetitive by nature) starved the pages
   behind it (README, "Benchmarks": the tunneling runs).
-- closeness(parent) = Σ_k P(parent is in layer k) · (1, 1, ½, 0)[k] · min(1, 10 / links on the parent),
-  from the context graph: a layer classifier on page text, refit every batch on layers
-  observed in the crawl graph (a relevant page is layer 0, the page that led to it layer 1,
-  ...). A page observed to lie within two links of a relevant page keeps its observed layer;
-  a near-duplicate is 0. Past 10 links, a page's closeness is split among them: one link of a
-  layer-1 page leads to a relevant page, not all of its navigation. Its default weight is 0:
-  on both benchmark webs it lowered the harvest rate (README); the distance since the last
-  relevant ancestor reaches the score through p(...) instead. A signal of weight 0 is not computed.
+- v(...) is the context graph (Diligenti et al. 2000) per link, learned from the paths the
+  crawl observed: the value of what the link's page led to, the best credible relevance
+  among the pages fetched through its links, or half the best one link further (a discounted
+  future reward, two steps deep, as Rennie & McCallum 1999 learn it). A logistic model on the
+  link's own features (those of p), refit every batch on the pages whose links have been
+  followed. p says "this link is relevant", v says "this link leads to relevant pages": it
+  carries the crawl through pages that are not on the topic themselves (a tutorial's index, a
+  release-notes list) toward those that are. Gated by c(parent) as p is. It replaces the
+  page-level layer classifier of the first design, whose closeness was the same for every link
+  of a page and lowered the harvest (README, "Benchmarks").
 - hub(parent) is the parent's HITS hub score on the crawled graph (0..1), gated by the link's
   own evidence p: a hub's topical links gain most and its navigation nothing. Ungated, one
   strong hub (a manual page with 150 links) lifted all its links above real evidence.
@@ -79,10 +81,9 @@ from focused.strategies.base import ParentPage, Scored, Strategy
 from focused.trust import SiteTrust
 from focused.urls import host_of, site_of
 
-LAYER_CLOSENESS = np.array([1.0, 1.0, 0.5, 0.0])
-PAGE_CHARS = 2000
 EPOCHS = 5  # passes of SGD over each batch of new link outcomes
-CLOSENESS_FANOUT = 10
+LEAD_DISCOUNT = 0.5  # what a page two links on is worth, against one that the link's page links to
+LEAD_WINDOW = 20000  # the most recent paths the context graph is refit on
 
 
 class Focused(Strategy):
@@ -100,14 +101,14 @@ class Focused(Strategy):
         self.similarity = TopicSimilarity(profile)
         self.graph = CrawlGraph()
         self.link_features = HashingVectorizer(n_features=2**18, alternate_sign=False, norm="l2", token_pattern=r"\S+")
-        self.page_features = HashingVectorizer(n_features=2**18, alternate_sign=False, norm="l2", stop_words="english")
         self.link_model = SGDClassifier(loss="log_loss", alpha=1e-4, random_state=0)
+        self.lead_model: SGDClassifier | None = None  # v(link): the context graph, once paths show both classes
         self.examples: list[tuple[dict[str, Any], float]] = []  # links whose page has been judged, not yet learned
         self.outcomes = [0.0, 0.0]  # irrelevant, relevant outcomes learned from (soft labels summed)
         # site -> [pages fetched, new relevant content, credible relevant pages]
         self.site_pages: dict[str, list[float]] = {}
-        self.page_rows: list[sparse.csr_matrix] = []
-        self.closeness: list[float] = []
+        self.arrivals: list[dict[str, Any] | None] = []  # per fetched page: the link that led to it
+        self.arrival_rows: list[sparse.csr_matrix | None] = []  # their features, computed a batch at a time
         self.credibility: list[float] = []  # per fetched page: its credibility as a source of links
         self.hubs = np.zeros(0)
         self.version = 0  # bumped when the models change: the frontier should be re-scored
@@ -130,16 +131,16 @@ class Focused(Strategy):
         if not infos:
             return []
         parents = self._parents(infos)
-        p_link = self._link_probability(infos, parents)
+        p_link, v_link = self._link_values(infos, parents)
         w = self.weights
         scored = []
-        for info, parent, p in zip(infos, parents, p_link):
+        for info, parent, p, v in zip(infos, parents, p_link, v_link):
             site = site_of(host_of(info["url"]))
             evidence = float(p) * self._credibility(parent)
             signals = {
                 "link": w["link"] * evidence,
                 "parent": w["parent"] * float(info.get("parent_relevance") or 0.0),
-                "context_graph": w["context_graph"] * self._closeness(parent),
+                "context_graph": w["context_graph"] * float(v) * self._credibility(parent),
                 "hub": w["hub"] * evidence * (float(self.hubs[parent]) if 0 <= parent < len(self.hubs) else 0.0),
                 "explore": w["explore"] * 0.5 ** self.site_pages.get(site, (0,))[0],
             }
@@ -157,20 +158,11 @@ class Focused(Strategy):
     def _credibility(self, parent: int) -> float:
         return self.credibility[parent] if parent >= 0 else 1.0
 
-    def _closeness(self, parent: int) -> float:
-        """The parent's closeness to relevant pages, split among its links beyond CLOSENESS_FANOUT: a page one
-        link from a relevant page has at least one link that leads there, not all of them (a navigation
-        sidebar would otherwise lift a whole site)."""
-        if parent < 0:
-            return 0.0
-        return self.closeness[parent] * min(1.0, CLOSENESS_FANOUT / max(1, len(self.graph.outlinks[parent])))
-
     # --- learning -------------------------------------------------------------------
     def _observe(self, parent: ParentPage, links: list[Link]) -> None:
         info = parent.info
-        number = self.graph.add(parent.url, info.get("parent_url"), parent.relevance, parent.relevant,
-                                [link.url for link in links], parent.duplicate)
-        self.page_rows.append(self.page_features.transform([parent.text[:PAGE_CHARS]]))
+        self.graph.add(parent.url, info.get("parent_url"), parent.relevance, parent.relevant,
+                       [link.url for link in links], parent.duplicate)
         site = site_of(host_of(parent.url))
         counts = self.site_pages.setdefault(site, [0, 0.0, 0.0])
         counts[0] += 1
@@ -180,21 +172,17 @@ class Focused(Strategy):
         for redirecting in {site_of(host_of(url)) for url in parent.redirects} - {site}:
             self.site_pages.setdefault(redirecting, [0, 0.0, 0.0])[0] += 1  # a redirect spent a fetch there too
             self.trust.observe(redirecting, [site])  # and vouched for where it led
-        self.closeness.append(self._observed_closeness(number))
         self.credibility.append(parent.credibility)
-        if info.get("parent_url"):
-            self.examples.append(({**info, "url": parent.url}, parent.relevance))
+        arrival = {**info, "url": parent.url} if info.get("parent_url") else None
+        self.arrivals.append(arrival)
+        if arrival:
+            self.examples.append((arrival, parent.relevance))
 
     def dead_end(self, url: str, info: dict[str, Any]) -> None:
         """The fetch found nothing: an irrelevant outcome for the link model and for the site's rate."""
         self.site_pages.setdefault(site_of(host_of(url)), [0, 0.0, 0.0])[0] += 1
         if info.get("parent_url"):
             self.examples.append(({**info, "url": url}, 0.0))
-
-    def _observed_closeness(self, number: int) -> float:
-        """Until the next refit: 1 for a relevant page, halved per link since one, 0 for a near-duplicate."""
-        distance = self.graph.distance[number]
-        return 0.0 if self.graph.duplicate[number] or distance >= LAYERS else 0.5**distance
 
     def _learn(self) -> None:
         if self.examples:
@@ -209,22 +197,26 @@ class Focused(Strategy):
             self.outcomes[1] += float(soft.sum())
             self.examples = []
         if self.weights["context_graph"]:
-            self._fit_layers()
+            self._fit_lead_model()
         if self.weights["hub"]:
             self.hubs = self.graph.hub_scores()
         self.trust.update()
         self.version += 1
 
-    def _fit_layers(self) -> None:
-        layers = self.graph.layers()
-        present = np.unique(layers)
-        if len(present) < 2:
+    def _fit_lead_model(self) -> None:
+        """Refit v(link) on the paths observed so far: each followed link's page, labeled by what it led to."""
+        new = self.arrivals[len(self.arrival_rows):]
+        present = [info for info in new if info]
+        rows = iter(self._link_matrix(present, self._parents(present)) if present else [])
+        self.arrival_rows += [next(rows) if info else None for info in new]
+        leads = self.graph.lead_values(LEAD_DISCOUNT)
+        pages = [n for n in range(len(self.arrivals)) if self.arrivals[n] and leads[n] >= 0][-LEAD_WINDOW:]
+        soft = leads[pages]
+        if min(soft.sum(), (1 - soft).sum()) < self.warmup:
             return
-        rows = sparse.vstack(self.page_rows).tocsr()
-        model = SGDClassifier(loss="log_loss", alpha=1e-4, random_state=0).fit(rows, layers)
-        predicted = model.predict_proba(rows) @ LAYER_CLOSENESS[model.classes_]
-        observed = np.where(layers < LAYERS - 1, LAYER_CLOSENESS[layers], 0.0)
-        self.closeness = np.where(self.graph.duplicate, 0.0, np.maximum(predicted, observed)).tolist()
+        X = sparse.vstack([self.arrival_rows[n] for n in pages])
+        X2, y, weight = sparse.vstack([X, X]).tocsr(), np.repeat([1, 0], len(soft)), np.concatenate([soft, 1 - soft])
+        self.lead_model = SGDClassifier(loss="log_loss", alpha=1e-4, random_state=0).fit(X2, y, sample_weight=weight)
 
     # --- link features ----------------------------------------------------------------
     def _parents(self, infos: list[dict[str, Any]]) -> list[int]:
@@ -235,11 +227,18 @@ class Focused(Strategy):
             for url in (info.get("parent_url") for info in infos)
         ]
 
-    def _link_probability(self, infos: list[dict[str, Any]], parents: list[int]) -> np.ndarray:
-        if min(self.outcomes) >= self.warmup:
-            return self.link_model.predict_proba(self._link_matrix(infos, parents))[:, 1]
-        texts = [f"{i['anchor']} {i['context']} {url_words(i['url'])}" for i in infos]
-        return np.clip(2 * self.similarity(texts), 0, 1)
+    def _link_values(self, infos: list[dict[str, Any]], parents: list[int]) -> tuple[np.ndarray, np.ndarray]:
+        """p(link), the link classifier's (lexical similarity until it has learned enough), and v(link),
+        the context graph's (0 until it has)."""
+        learned = min(self.outcomes) >= self.warmup
+        X = self._link_matrix(infos, parents) if learned or self.lead_model else None
+        if learned:
+            p = self.link_model.predict_proba(X)[:, 1]
+        else:
+            texts = [f"{i['anchor']} {i['context']} {url_words(i['url'])}" for i in infos]
+            p = np.clip(2 * self.similarity(texts), 0, 1)
+        v = self.lead_model.predict_proba(X)[:, 1] if self.lead_model else np.zeros(len(infos))
+        return p, v
 
     def _site_rate(self, url: str) -> float:
         """Share of the site's fetched pages that were relevant and new (Laplace-smoothed)."""
