@@ -5,6 +5,8 @@ from __future__ import annotations
 import subprocess
 import sys
 
+import pytest
+
 from focused.evaluation import harvest_rate
 from focused.localweb import adversarial
 from focused.localweb.web import LocalWeb
@@ -25,18 +27,24 @@ def trained_settings(tmp_path) -> dict:
 
 
 def test_focused_beats_lexical_and_breadth_first_and_tunnels(web, run_crawl, tmp_path):
+    """Two focused crawls, judged by their mean: a single one varies by about 0.1 in harvest (how early the
+    archive is found, and whether the mirror or its original is read first: README, "Two commands"),
+    lexical and bfs by under 0.01."""
     settings = trained_settings(tmp_path)
-    runs = {s: run_crawl(web.proxy, strategy=s, settings=settings, name=s) for s in ("focused", "lexical", "bfs")}
-    harvest = {s: harvest_rate(run.urls, RELEVANT) for s, run in runs.items()}
+    names = ("focused", "focused-2", "lexical", "bfs")
+    runs = {name: run_crawl(web.proxy, strategy=name.split("-")[0], settings=settings, name=name) for name in names}
+    harvest = {name: harvest_rate(run.urls, RELEVANT) for name, run in runs.items()}
     assert all(len(run.urls) >= 0.9 * BUDGET for run in runs.values())
-    assert harvest["focused"] >= harvest["lexical"] + 0.05, harvest  # lexical varies by < 0.01 between runs
-    assert harvest["focused"] >= harvest["bfs"] + 0.3, harvest
+    focused = (harvest["focused"] + harvest["focused-2"]) / 2
+    assert focused >= harvest["lexical"] + 0.05, harvest
+    assert focused >= harvest["bfs"] + 0.3, harvest
 
     # archive.example is about databases, reachable only through travel and news pages and an
     # index page that is not, with links that say nothing about their targets.
-    behind = [url for url in runs["focused"].urls if url.startswith("http://archive.example/section") and url in RELEVANT]
+    behind = [len([url for url in runs[name].urls if url.startswith("http://archive.example/section") and url in RELEVANT])
+              for name in ("focused", "focused-2")]
     lexical_behind = [url for url in runs["lexical"].urls if url.startswith("http://archive.example/")]
-    assert len(behind) >= 20 and len(behind) > 2 * len(lexical_behind), (len(behind), len(lexical_behind))
+    assert sum(behind) / 2 >= 20 and sum(behind) / 2 > 2 * len(lexical_behind), (behind, len(lexical_behind))
 
     items = runs["focused"].items
     explained = [item for item in items if "link" in item["evidence"]["signals"]]
@@ -55,6 +63,16 @@ def test_link_farms_get_a_small_share_of_the_budget(adversarial_web, run_crawl, 
     "Credibility" and "Benchmarks"), taken at the end of the budget, when every link left scores near
     nothing. This bound guards the defenses: without host trust the farms took 41 to 74 pages."""
     crawl = run_crawl(adversarial_web.proxy, strategy="focused", settings=trained_settings(tmp_path))
-    farmed = [url for url in crawl.urls if url.split("/")[2] in adversarial.HOSTS]
+    farmed = [url for url in crawl.urls if url.split("/")[2] in (adversarial.GUIDES, adversarial.ANSWERS)]
     assert len(crawl.urls) >= 0.9 * BUDGET
     assert len(farmed) < 0.04 * len(crawl.urls), len(farmed)
+
+
+@pytest.mark.xfail(strict=True, reason="issue 14: the blog network and the expired domain take 3% to 11% (README)")
+def test_bought_domains_get_under_one_percent_of_the_budget(adversarial_web, run_crawl, tmp_path):
+    """A blog network of word-spun articles on eight domains and an expired wiki domain that one real page in
+    eight links to (focused/localweb/adversarial.py), written before any crawl met them: the issue's bar."""
+    crawl = run_crawl(adversarial_web.proxy, strategy="focused", settings=trained_settings(tmp_path))
+    bought = [url for url in crawl.urls if url.split("/")[2] in (*adversarial.NETWORK, adversarial.EXPIRED)]
+    assert len(crawl.urls) >= 0.9 * BUDGET
+    assert len(bought) < 0.01 * len(crawl.urls), len(bought)
