@@ -53,8 +53,14 @@ def page(url: str, relevance: float, parent_url: str | None = None, duplicate: b
     return ParentPage(url, 1, relevance, relevance >= 0.5, duplicate=duplicate, info=info)
 
 
+def vouched(strategy: Focused, *sites: str) -> Focused:
+    """The seed's page links to each site: they are trusted (trust is known from the first page on)."""
+    strategy.score(page("http://a/", 0.0), [Link(f"http://{site}/", "", "") for site in sites])
+    return strategy
+
+
 def test_the_score_is_the_documented_weighted_sum_of_its_signals():
-    strategy = Focused(PROFILE, settings())
+    strategy = vouched(Focused(PROFILE, settings()), "s")
     scored = strategy.score(page("http://s/", 0.9), [Link("http://s/sql-query", "SQL query plans", "how a query runs")])[0]
     w = strategy.weights
     assert set(scored.signals) == {"link", "parent", "context_graph", "hub", "explore", "overspent"}
@@ -66,7 +72,7 @@ def test_the_score_is_the_documented_weighted_sum_of_its_signals():
 
 
 def test_a_host_that_gives_no_credible_relevant_pages_fades_once_past_its_allowance():
-    strategy = Focused(PROFILE, settings(FOCUSED_HOST_PROBE=4, FOCUSED_HOST_YIELD=2))
+    strategy = vouched(Focused(PROFILE, settings(FOCUSED_HOST_PROBE=4, FOCUSED_HOST_YIELD=2)), "farm", "docs")
     link = [Link("http://farm/sql-query", "SQL query plans", "how a query runs")]
     for i in range(8):  # eight pages the classifier half-believes, none credible enough to count
         strategy.score(page(f"http://farm/{i}", 0.45), [])
@@ -131,7 +137,7 @@ def test_the_link_classifier_learns_from_outcomes_and_rescoring_uses_it():
 
 
 def test_exploration_goes_to_sites_the_crawl_has_barely_sampled():
-    strategy = Focused(PROFILE, settings())
+    strategy = vouched(Focused(PROFILE, settings()), "www.known.example", "new.example")
     for i in range(3):
         strategy.score(page(f"http://www.known.example/{i}", 0.0), [])
     links = [Link(url, "", "") for url in ("http://new.example/", "http://www.known.example/x", "http://blog7.known.example/")]
@@ -149,7 +155,7 @@ def test_links_that_gave_no_page_are_learned_as_wasted_fetches():
                                                        "parent_relevance": 0.9})
         else:
             strategy.score(page(f"http://s/docs/{i}", 0.9, parent_url="http://s/"), [])
-    assert strategy.outcomes[0] >= 15 and strategy.site_pages["s"][0] == 41  # a 404 costs the host a fetch
+    assert strategy.outcomes[0] >= 15 and strategy.sites["s"].fetched == 41  # a 404 costs the host a fetch
     infos = [{"url": f"http://s/{kind}/new", "anchor": "sql query", "context": "", "parent_url": "http://s/",
               "parent_relevance": 0.9} for kind in ("docs", "source")]
     docs, source = strategy.rescore(infos)
@@ -173,11 +179,35 @@ def test_a_hub_lifts_its_links_by_their_own_evidence():
 
 def test_a_redirect_spends_the_exploration_bonus_of_the_host_that_redirected():
     """Doorway pages redirect into a farm: the doorway host never serves a page of its own, but it has been tried."""
-    strategy = Focused(PROFILE, settings())
+    strategy = vouched(Focused(PROFILE, settings()), "known", "door", "farm")
     strategy.score(page("http://known/0", 0.0), [])
     for i in range(1, 4):
         landed = ParentPage(f"http://farm/{i}", 1, 0.0, False, redirects=(f"http://door/{i}",))
         strategy.score(landed, [])
     door, = strategy.score(page("http://known/1", 0.0), [Link("http://door/9", "", "")])
     assert door.signals["explore"] == pytest.approx(0.2 / 8)
-    assert strategy.site_pages["farm"][0] == 3 and strategy.site_pages["door"][0] == 3
+    assert strategy.sites["farm"].fetched == 3 and strategy.sites["door"].fetched == 3
+
+
+def test_exploration_and_the_probe_go_as_far_as_trusted_pages_vouch_for_a_site():
+    """A site only a low-trust site links to gets a share of the exploration bonus; trust is known from the
+    first page on, so a crawl's first batch is not scored blindly."""
+    strategy = Focused(PROFILE, settings(FOCUSED_TRUST_FLOOR=0.2))
+    strategy.score(page("http://a/", 0.0), [Link("http://blog/", "", "")] + [Link(f"http://a/{i}", "", "") for i in range(9)])
+    blog, = strategy.score(page("http://blog/", 0.9), [Link("http://ring/", "", "")])
+    factor = strategy.trust.factor("ring")
+    assert 0 < factor < 1 and strategy.trust.factor("blog") == pytest.approx(min(1, 0.85 * 0.1 / 0.2))
+    ring, = strategy.score(page("http://blog/1", 0.9), [Link("http://ring/", "", "")])
+    assert ring.signals["explore"] == pytest.approx(0.2 * factor)
+
+
+def test_a_site_of_implausible_pages_has_its_probe_shrink():
+    """A parked domain's keyword listings: each page it shows, believed little, shrinks what it may show next."""
+    strategy = vouched(Focused(PROFILE, settings(FOCUSED_HOST_PROBE=10)), "parked", "docs")
+    link = [Link("http://parked/related/9", "sql query", "related searches")]
+    for i in range(4):
+        listing, = strategy.score(ParentPage(f"http://parked/{i}", 1, 0.4, False, credibility=0.05), link)
+    assert strategy.sites["parked"].allowance(10, 5) == pytest.approx(10 * (1 + 4 * 0.05) / 5)
+    assert listing.score == pytest.approx((listing.score - listing.signals["overspent"]) * 2.4 / 5)
+    docs, = strategy.score(page("http://docs/0", 0.0), [Link("http://docs/1", "", "")])
+    assert docs.signals["overspent"] == 0  # a site of believed pages keeps its whole probe

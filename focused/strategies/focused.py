@@ -4,9 +4,9 @@
                 + w_parent · relevance(parent)
                 + w_context_graph · v(link) · c(parent)
                 + w_hub · hub(parent) · p(...)
-                + w_explore · ½^(pages fetched from the link's site)
+                + w_explore · ½^(pages fetched from the link's site) · trust
     all times min(1, allowance / (pages fetched + 1)) of the link's site, where
-    allowance = (FOCUSED_HOST_PROBE + FOCUSED_HOST_YIELD · credible relevant pages found there) · trust
+    allowance = (FOCUSED_HOST_PROBE · believed share + FOCUSED_HOST_YIELD · credible relevant pages) · trust
 
 A site is a registrable domain (focused.urls.site_of): whoever registers a name can make any
 number of hosts under it, so exploration, budget and trust are a site's, as IRLbot's budgets
@@ -27,7 +27,8 @@ are a pay-level domain's (Lee et al. 2008); politeness stays per host.
   a link farm's pages link to each other with exactly the words the topic uses.
   relevance(parent) is already the parent's credible relevance, so it is not weighed again:
   counted twice, the novelty of a navigation page (repetitive by nature) starved the pages
-  behind it (README, "Benchmarks": the tunneling runs).
+  behind it (README, "Benchmarks": the tunneling runs); so did its plausibility, on the local
+  web (session 28: the harvest fell to lexical's in 4 runs of 4).
 - v(...) is the context graph (Diligenti et al. 2000) per link, learned from the paths the
   crawl observed: the value of what the link's page led to, the best credible relevance
   among the pages fetched through its links, or half the best one link further (a discounted
@@ -45,12 +46,15 @@ are a pay-level domain's (Lee et al. 2008); politeness stays per host.
   with each page fetched there (a fetch that redirected elsewhere counts on the site that
   redirected: doorway pages would otherwise keep the bonus forever): new regions of the web
   get a look, and then their observed outcomes (the site rate, the context graph) decide.
-  A web ring of blogs on thousands of subdomains is one site: one bonus, not one per blog. A random per-link bonus would compete
-  with the link evidence on every page; this one fades where the crawl has evidence.
+  A web ring of blogs on thousands of subdomains is one site: one bonus, not one per blog;
+  a network of blogs on as many domains gets each bonus times the site's trust, so only as
+  far as trusted pages vouch for it. A random per-link bonus would compete with the link
+  evidence on every page; this one fades where the crawl has evidence.
 
-- the allowance is the budget a site earns: a few pages to show what it holds, then a
-  number of fetches per relevant page it gave, each counted by the page's credibility (a
-  spun or copied page earns little, a stuffed one nothing). Past it, every score into the
+- the allowance is the budget a site earns: a few pages to show what it holds, shrinking as
+  its pages prove implausible or derivative (the believed share: summed credibility + 1 over
+  pages fetched + 1), then a number of fetches per relevant page it gave, each counted by the
+  page's credibility (a spun or copied page earns little, a stuffed one nothing). Past it, every score into the
   site fades in proportion (the "overspent" signal): a link farm whose pages the classifier
   half-believes cannot take the budget by sheer size, whatever its text looks like, while a
   site that keeps giving relevant pages keeps its full priority. It is about the site's
@@ -59,13 +63,15 @@ are a pay-level domain's (Lee et al. 2008); politeness stays per host.
   against FOCUSED_TRUST_FLOOR: what the classifier believes of a site's pages, and so what
   the site earns, counts only as far as trusted pages vouch for the site by linking to it.
   A farm reached through a few footer links, or spread over thousands of subdomains, gets
-  little of the budget even when its pages fool the classifier.
+  little of the budget even when its pages fool the classifier. Trust is recomputed with
+  every page of the first batch, then every batch: nothing is trusted blindly at the start.
 
 Models are updated and the frontier re-scored every FOCUSED_RESCORE_INTERVAL pages.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -84,6 +90,21 @@ from focused.urls import host_of, site_of
 EPOCHS = 5  # passes of SGD over each batch of new link outcomes
 LEAD_DISCOUNT = 0.5  # what a page two links on is worth, against one that the link's page links to
 LEAD_WINDOW = 20000  # the most recent paths the context graph is refit on
+
+
+@dataclass
+class SiteOutcomes:
+    """What the crawl got from a site's fetches (a fetch that gave no page counts, with nothing)."""
+
+    fetched: int = 0
+    new_relevant: float = 0.0  # credible relevance times new share, summed: the site's rate in p(...)
+    earned: float = 0.0  # credibility of the pages judged relevant, summed: what extends the allowance
+    believed: float = 0.0  # credibility of every page, summed: how far the site's pages deserve belief
+
+    def allowance(self, probe: float, per_relevant: float) -> float:
+        """The probe, as far as the site's pages were believed so far (Laplace-smoothed: 1 before its first
+        page), plus the fetches its relevant pages earned."""
+        return probe * (1 + self.believed) / (1 + self.fetched) + per_relevant * self.earned
 
 
 class Focused(Strategy):
@@ -105,8 +126,7 @@ class Focused(Strategy):
         self.lead_model: SGDClassifier | None = None  # v(link): the context graph, once paths show both classes
         self.examples: list[tuple[dict[str, Any], float]] = []  # links whose page has been judged, not yet learned
         self.outcomes = [0.0, 0.0]  # irrelevant, relevant outcomes learned from (soft labels summed)
-        # site -> [pages fetched, new relevant content, credible relevant pages]
-        self.site_pages: dict[str, list[float]] = {}
+        self.sites: dict[str, SiteOutcomes] = {}
         self.arrivals: list[dict[str, Any] | None] = []  # per fetched page: the link that led to it
         self.arrival_rows: list[sparse.csr_matrix | None] = []  # their features, computed a batch at a time
         self.credibility: list[float] = []  # per fetched page: its credibility as a source of links
@@ -121,6 +141,8 @@ class Focused(Strategy):
              "parent_relevance": parent.relevance}
             for link in links
         ]
+        if len(self.graph) < self.interval:
+            self.trust.update()  # the first batch too is scored with what trusted pages say: nothing is trusted blindly
         scored = self.rescore(infos)
         if len(self.graph) % self.interval == 0:
             self._learn()
@@ -142,21 +164,25 @@ class Focused(Strategy):
                 "parent": w["parent"] * float(info.get("parent_relevance") or 0.0),
                 "context_graph": w["context_graph"] * float(v) * self._credibility(parent),
                 "hub": w["hub"] * evidence * (float(self.hubs[parent]) if 0 <= parent < len(self.hubs) else 0.0),
-                "explore": w["explore"] * 0.5 ** self.site_pages.get(site, (0,))[0],
+                "explore": w["explore"] * 0.5 ** self._site(site).fetched * self.trust.factor(site),
             }
             total = sum(signals.values())
             signals["overspent"] = -total * (1.0 - self._allowance_left(site))
             scored.append(Scored(total + signals["overspent"], signals))
         return scored
 
+    def _site(self, site: str) -> SiteOutcomes:
+        return self.sites.get(site) or SiteOutcomes()
+
     def _allowance_left(self, site: str) -> float:
         """min(1, the site's allowance / its next fetch): 1 while the site has earned another fetch."""
-        fetched, _, earned = self.site_pages.get(site, (0, 0.0, 0.0))
-        allowance = (self.host_probe + self.host_yield * earned) * self.trust.factor(site)
-        return min(1.0, allowance / (fetched + 1))
+        outcomes = self._site(site)
+        allowance = outcomes.allowance(self.host_probe, self.host_yield) * self.trust.factor(site)
+        return min(1.0, allowance / (outcomes.fetched + 1))
 
     def _credibility(self, parent: int) -> float:
         return self.credibility[parent] if parent >= 0 else 1.0
+
 
     # --- learning -------------------------------------------------------------------
     def _observe(self, parent: ParentPage, links: list[Link]) -> None:
@@ -164,13 +190,14 @@ class Focused(Strategy):
         self.graph.add(parent.url, info.get("parent_url"), parent.relevance, parent.relevant,
                        [link.url for link in links], parent.duplicate)
         site = site_of(host_of(parent.url))
-        counts = self.site_pages.setdefault(site, [0, 0.0, 0.0])
-        counts[0] += 1
-        counts[1] += parent.relevance
-        counts[2] += parent.credibility if parent.relevant else 0.0
+        outcomes = self.sites.setdefault(site, SiteOutcomes())
+        outcomes.fetched += 1
+        outcomes.new_relevant += parent.relevance
+        outcomes.earned += parent.credibility if parent.relevant else 0.0
+        outcomes.believed += parent.credibility
         self.trust.observe(site, [site_of(host_of(link.url)) for link in links])
         for redirecting in {site_of(host_of(url)) for url in parent.redirects} - {site}:
-            self.site_pages.setdefault(redirecting, [0, 0.0, 0.0])[0] += 1  # a redirect spent a fetch there too
+            self.sites.setdefault(redirecting, SiteOutcomes()).fetched += 1  # a redirect spent a fetch there too
             self.trust.observe(redirecting, [site])  # and vouched for where it led
         self.credibility.append(parent.credibility)
         arrival = {**info, "url": parent.url} if info.get("parent_url") else None
@@ -180,7 +207,7 @@ class Focused(Strategy):
 
     def dead_end(self, url: str, info: dict[str, Any]) -> None:
         """The fetch found nothing: an irrelevant outcome for the link model and for the site's rate."""
-        self.site_pages.setdefault(site_of(host_of(url)), [0, 0.0, 0.0])[0] += 1
+        self.sites.setdefault(site_of(host_of(url)), SiteOutcomes()).fetched += 1
         if info.get("parent_url"):
             self.examples.append(({**info, "url": url}, 0.0))
 
@@ -242,8 +269,8 @@ class Focused(Strategy):
 
     def _site_rate(self, url: str) -> float:
         """Share of the site's fetched pages that were relevant and new (Laplace-smoothed)."""
-        fetched, relevant, _ = self.site_pages.get(site_of(host_of(url)), (0, 0.0, 0.0))
-        return (relevant + 1) / (fetched + 2)
+        outcomes = self._site(site_of(host_of(url)))
+        return (outcomes.new_relevant + 1) / (outcomes.fetched + 2)
 
     def _link_matrix(self, infos: list[dict[str, Any]], parents: list[int]) -> sparse.csr_matrix:
         """Hashed words of anchor (a:), context (c:) and URL (u:), distance since a relevant
