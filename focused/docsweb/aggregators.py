@@ -10,7 +10,7 @@
 
 Both were written in session 24 before any crawl met them, as held-out hazards; session 27 made
 budgets and trust a registrable domain's after seeing the ring, so they are tuned-on now (README,
-"The benchmark web"); bought.py holds the hazards still held out. They are reached from the
+"The benchmark web"), as are bought.py's since session 28. They are reached from the
 footers of a few inner pages (ENTRY_PAGES), not front pages, and their pages are never relevant.
 """
 

@@ -12,9 +12,10 @@ that trusts what its seeds link to.
   parked-domain listings: keyword ad copy and "related searches" leading to ever more
   listings and into the network.
 
-Both were written in session 28 before any crawl met them, and no defense was designed or
-tuned against them (README, "Benchmarks"): they are held-out hazards. None of their pages is
-labeled relevant, and none of their hosts is named to the crawler.
+Both were written in session 28 before any crawl met them and first measured before any change
+(README, "Benchmarks"); the changes after that were chosen on the local web's hosts built the
+same way (focused/localweb/adversarial.py), so they count as seen from then on. None of their
+pages is labeled relevant, and none of their hosts is named to the crawler.
 """
 
 from __future__ import annotations
