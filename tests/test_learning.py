@@ -122,6 +122,17 @@ def test_the_context_graph_learns_which_links_lead_to_relevant_pages_through_irr
     assert guide.signals["context_graph"] > 2 * news.signals["context_graph"] > 0
 
 
+def test_the_context_graph_keeps_the_link_evidence_of_its_window_only(monkeypatch):
+    monkeypatch.setattr("focused.strategies.focused.LEAD_WINDOW", 25)
+    strategy = Focused(PROFILE, settings(FOCUSED_RESCORE_INTERVAL=10, FOCUSED_LINK_WARMUP=3))
+    strategy.score(page("http://s/", 0.0), [])
+    for i in range(60):
+        strategy.score(page(f"http://s/{i}", 0.9 if i % 2 else 0.0, parent_url="http://s/" if i < 2 else f"http://s/{i - 2}"), [])
+    assert len(strategy.arrival_rows) == 60  # 61 pages, learned up to the 60th
+    assert all(row is None for row in strategy.arrival_rows[:35]) and all(info is None for info in strategy.arrivals[:35])
+    assert all(row is not None for row in strategy.arrival_rows[36:]) and strategy.lead_model is not None
+
+
 def test_the_link_classifier_learns_from_outcomes_and_rescoring_uses_it():
     strategy = Focused(PROFILE, settings(FOCUSED_RESCORE_INTERVAL=20, FOCUSED_LINK_WARMUP=5))
     strategy.score(page("http://s/", 0.0), [])

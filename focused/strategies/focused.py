@@ -129,6 +129,7 @@ class Focused(Strategy):
         self.sites: dict[str, SiteOutcomes] = {}
         self.arrivals: list[dict[str, Any] | None] = []  # per fetched page: the link that led to it
         self.arrival_rows: list[sparse.csr_matrix | None] = []  # their features, computed a batch at a time
+        self._let_go = 0  # pages before this one no longer keep their arrival (outside LEAD_WINDOW)
         self.credibility: list[float] = []  # per fetched page: its credibility as a source of links
         self.hubs = np.zeros(0)
         self.version = 0  # bumped when the models change: the frontier should be re-scored
@@ -231,13 +232,17 @@ class Focused(Strategy):
         self.version += 1
 
     def _fit_lead_model(self) -> None:
-        """Refit v(link) on the paths observed so far: each followed link's page, labeled by what it led to."""
+        """Refit v(link) on the paths of the latest LEAD_WINDOW pages: each followed link's page, labeled by
+        what it led to. Older pages' link evidence is let go: memory stays bounded however long the crawl."""
         new = self.arrivals[len(self.arrival_rows):]
         present = [info for info in new if info]
         rows = iter(self._link_matrix(present, self._parents(present)) if present else [])
         self.arrival_rows += [next(rows) if info else None for info in new]
+        start = max(0, len(self.arrival_rows) - LEAD_WINDOW)
+        self.arrivals[self._let_go:start] = self.arrival_rows[self._let_go:start] = [None] * (start - self._let_go)
+        self._let_go = start
         leads = self.graph.lead_values(LEAD_DISCOUNT)
-        pages = [n for n in range(len(self.arrivals)) if self.arrivals[n] and leads[n] >= 0][-LEAD_WINDOW:]
+        pages = [n for n in range(start, len(self.arrival_rows)) if self.arrival_rows[n] is not None and leads[n] >= 0]
         soft = leads[pages]
         if min(soft.sum(), (1 - soft).sum()) < self.warmup:
             return
