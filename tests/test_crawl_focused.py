@@ -25,24 +25,25 @@ def trained_settings(tmp_path) -> dict:
 
 
 def test_focused_beats_lexical_and_breadth_first_and_tunnels(web, run_crawl, tmp_path):
-    """Two focused crawls, judged by their mean: a single one varies by about 0.1 in harvest (how early the
-    archive is found, and whether the mirror or its original is read first: README, "Two commands"),
-    lexical and bfs by under 0.01."""
+    """Three focused crawls, judged by their mean: a single one's harvest ranged from 0.46 to 0.63 in session
+    28 (how early the archive is found, and whether the mirror or its original is read first: README, "Two
+    commands"); lexical's is about 0.45 and bfs's 0.2, each within about 0.01 between runs."""
     settings = trained_settings(tmp_path)
-    names = ("focused", "focused-2", "lexical", "bfs")
-    runs = {name: run_crawl(web.proxy, strategy=name.split("-")[0], settings=settings, name=name) for name in names}
+    focused = ("focused", "focused-2", "focused-3")
+    runs = {name: run_crawl(web.proxy, strategy=name.split("-")[0], settings=settings, name=name)
+            for name in (*focused, "lexical", "bfs")}
     harvest = {name: harvest_rate(run.urls, RELEVANT) for name, run in runs.items()}
     assert all(len(run.urls) >= 0.9 * BUDGET for run in runs.values())
-    focused = (harvest["focused"] + harvest["focused-2"]) / 2
-    assert focused >= harvest["lexical"] + 0.05, harvest
-    assert focused >= harvest["bfs"] + 0.3, harvest
+    mean = sum(harvest[name] for name in focused) / len(focused)
+    assert mean >= harvest["lexical"] + 0.05, harvest
+    assert mean >= harvest["bfs"] + 0.25, harvest
 
     # archive.example is about databases, reachable only through travel and news pages and an
     # index page that is not, with links that say nothing about their targets.
     behind = [len([url for url in runs[name].urls if url.startswith("http://archive.example/section") and url in RELEVANT])
-              for name in ("focused", "focused-2")]
+              for name in focused]
     lexical_behind = [url for url in runs["lexical"].urls if url.startswith("http://archive.example/")]
-    assert sum(behind) / 2 >= 20 and sum(behind) / 2 > 2 * len(lexical_behind), (behind, len(lexical_behind))
+    assert sum(behind) / len(behind) >= 20 and sum(behind) / len(behind) > 2 * len(lexical_behind), (behind, len(lexical_behind))
 
     items = runs["focused"].items
     explained = [item for item in items if "link" in item["evidence"]["signals"]]
