@@ -43,17 +43,17 @@ def run_suffix(number: int, runs: int) -> str:
 
 def crawl(root: Path, out: Path, topic: str, strategy: str, pages: int, proxy: str, extra: list[str], number: int = 0,
           runs: int = 1) -> Path:
-    """A crawl of the benchmark web rooted at `root`, written under `out`."""
-    out = out / "crawls" / topic / f"{strategy}{run_suffix(number, runs)}.jsonl"
-    out.parent.mkdir(parents=True, exist_ok=True)
-    settings = {**LOOPBACK, "CLOSESPIDER_PAGECOUNT": pages, "FOCUSED_CLASSIFIERS_DIR": out.parents[2] / "classifiers",
-                "LOG_FILE": out.with_suffix(".log"), **dict(item.split("=", 1) for item in extra)}
+    """A crawl of the benchmark web rooted at `root`, written with its log under `out` (classifiers from there)."""
+    path = out / "crawls" / topic / f"{strategy}{run_suffix(number, runs)}.jsonl"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    settings = {**LOOPBACK, "CLOSESPIDER_PAGECOUNT": pages, "FOCUSED_CLASSIFIERS_DIR": out / "classifiers",
+                "LOG_FILE": path.with_suffix(".log"), **dict(item.split("=", 1) for item in extra)}
     command = ["crawl", "focused", "-a", f"profile={root / 'profiles' / f'{topic}.toml'}", "-a", f"strategy={strategy}"]
     for key, value in settings.items():
         command += ["-s", f"{key}={value}"]
-    out.with_suffix(".log").unlink(missing_ok=True)
-    run(command + ["-O", f"{out}:jsonl"], env={**os.environ, "http_proxy": proxy})
-    return out
+    path.with_suffix(".log").unlink(missing_ok=True)
+    run(command + ["-O", f"{path}:jsonl"], env={**os.environ, "http_proxy": proxy})
+    return path
 
 
 def evaluate(root: Path, out: Path, topic: str, crawls: list[Path], number: int = 0, runs: int = 1) -> list[dict]:

@@ -20,7 +20,7 @@ import random
 import re
 from urllib.parse import parse_qs, urlsplit
 
-from focused.docsweb.farms import FarmText, links_html, page_html, topic_of
+from focused.docsweb.farms import NOT_FOUND, FarmText, links_html, page_html, topic_of
 from focused.docsweb.topics import TOPICS
 from focused.localweb.web import Reply
 
@@ -44,7 +44,6 @@ ADVICE = ("Many developers overlook {a} when they start with {b}.",
           "Experienced engineers treat {a} and {b} as two sides of one problem.",
           "Bookmark this page for your next {a} project.")
 SORTS = ("votes", "newest", "active")
-NOT_FOUND = Reply(404, b"<html><body>Not found</body></html>")
 
 
 def serves(host: str) -> bool:
@@ -79,10 +78,6 @@ class Aggregators:
             return NOT_FOUND
         return self._post(int(m[1]), int(post[1] or 0))
 
-    def _sentences(self, n: int, rng: random.Random, count: int) -> list[str]:
-        pool = self.text.sentences[topic_of(n)[0]] or [""]  # a web with no relevant pages: empty text
-        return rng.sample(pool, min(count, len(pool)))
-
     # --- the ring -------------------------------------------------------------------------
     def _post(self, blog: int, post: int) -> Reply:
         rng = random.Random(f"ring/{blog}/{post}")
@@ -93,7 +88,7 @@ class Aggregators:
 
         title = fill(rng.choice(TITLES)).capitalize()
         paragraphs = [" ".join([real, fill(rng.choice(ADVICE)), fill(rng.choice(ADVICE))])
-                      for real in self._sentences(blog, rng, 6)]
+                      for real in self.text.sample(blog, rng, 6)]
         others = [blog + len(TOPICS) * rng.randint(1, 200) for _ in range(6)]
         links = [(f"http://blog{other % RING_BLOGS}.{RING}/post/{rng.randrange(40)}", fill("{a} {b} tips"))
                  for other in others]
@@ -118,7 +113,7 @@ class Aggregators:
         n = self.tags[tag]
         rng = random.Random(f"qa/{tag}/{page}/{sort}")
         ids = [n + len(TOPICS) * rng.randrange(100000) for _ in range(15)]
-        paragraphs = [f"{self._title(i)} {self._sentences(i, random.Random(f'qa/{i}'), 1)[0]}" for i in ids]
+        paragraphs = [f"{self._title(i)} {self.text.sample(i, random.Random(f'qa/{i}'), 1)[0]}" for i in ids]
         links = [(self._url(i), self._title(i)) for i in ids]
         links += [(f"?page={page + 1}&sort={sort}", "next"), (f"?page={page + 2}&sort={sort}", str(page + 2))]
         links += [(f"?page={page}&sort={other}", other) for other in SORTS if other != sort]
@@ -128,7 +123,7 @@ class Aggregators:
 
     def _question(self, i: int) -> Reply:
         rng = random.Random(f"qa/{i}")
-        question, *answers = self._sentences(i, rng, 7)
+        question, *answers = self.text.sample(i, rng, 7)
         paragraphs = [question, f"Asked by user{rng.randrange(99999)}, {rng.randint(2, 90)} votes."]
         paragraphs += [f"{answers[k]} {answers[k + 1]} Answered by user{rng.randrange(99999)}."
                        for k in range(0, len(answers) - 1, 2)]

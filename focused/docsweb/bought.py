@@ -24,7 +24,7 @@ import random
 import re
 import zlib
 
-from focused.docsweb.farms import FarmText, links_html, page_html, topic_of
+from focused.docsweb.farms import NOT_FOUND, FarmText, links_html, page_html, topic_of
 from focused.docsweb.topics import TOPICS
 from focused.localweb.web import Reply
 
@@ -120,19 +120,15 @@ class BoughtDomains:
                 return self._blog_front(BLOGS.index(host))
             if m and int(m[1]) < len(BLOGS) * ARTICLES and BLOGS[int(m[1]) % len(BLOGS)] == host:
                 return self._article(int(m[1]))
-            return Reply(404, b"<html><body>Not found</body></html>")
+            return NOT_FOUND
         m = re.fullmatch(r"/(?:related/(\d+)-[\w-]*)?", target)
-        return self._listing(int(m[1] or 0)) if m else Reply(404, b"<html><body>Not found</body></html>")
-
-    def _sentences(self, n: int, rng: random.Random, count: int) -> list[str]:
-        pool = self.text.sentences[topic_of(n)[0]] or [""]
-        return rng.sample(pool, min(count, len(pool)))
+        return self._listing(int(m[1] or 0)) if m else NOT_FOUND
 
     # --- the blog network ---------------------------------------------------------------
     def _article(self, n: int) -> Reply:
         rng = random.Random(f"network/{n}")
         words = topic_of(n)[1]
-        sentences = [spin(s, rng) for s in self._sentences(n, rng, 10)]
+        sentences = [spin(s, rng) for s in self.text.sample(n, rng, 10)]
         paragraphs = [" ".join(sentences[k:k + 2]) for k in range(0, len(sentences), 2)]
         title = f"{' '.join(rng.sample(words, min(2, len(words)))).title()}: what I learned"
         others = [n + len(TOPICS) * rng.randint(1, 2000) for _ in range(4)]
@@ -155,7 +151,7 @@ class BoughtDomains:
             return template.format(a=rng.choice(words), b=rng.choice(words))
 
         paragraphs = ["This domain may be for sale.", *(fill(rng.choice(AD_COPY)) for _ in range(6)),
-                      *self._sentences(n, rng, 2)]
+                      *self.text.sample(n, rng, 2)]
         related = [n + len(TOPICS) * rng.randint(1, 3000) for _ in range(12)]
         links = [(f"/related/{r}-" + "-".join(topic_of(r)[1][:2]), " ".join(topic_of(r)[1][:2])) for r in related]
         links += [(article_url(rng.randrange(len(BLOGS) * ARTICLES)), fill("{a} {b} guide")) for _ in range(2)]

@@ -33,6 +33,7 @@ from focused.localweb.web import Reply
 STUFFED, SPUN, DOORWAY, COPIES, BABBLE = (
     "devguides.example", "learn-hub.example", "top-answers.example", "docs-archive.example", "knowledge-base.example")
 HOSTS = (STUFFED, SPUN, DOORWAY, COPIES, BABBLE)
+NOT_FOUND = Reply(404, b"<html><body>Not found</body></html>")
 SENTENCE = re.compile(r"(?<=[.!?])\s+")
 FILE = "farm_text.json"
 
@@ -46,6 +47,11 @@ class FarmText:
     @classmethod
     def load(cls, root: Path) -> FarmText:
         return cls(**json.loads((root / FILE).read_text(encoding="utf-8")))
+
+    def sample(self, n: int, rng: random.Random, count: int) -> list[str]:
+        """`count` sentences of topic n of the farms (topic_of), drawn by `rng`."""
+        pool = self.sentences[topic_of(n)[0]] or [""]  # a web with no relevant pages: empty text
+        return rng.sample(pool, min(count, len(pool)))
 
     def save(self, root: Path) -> None:
         (root / FILE).write_text(json.dumps(self.__dict__, ensure_ascii=False), encoding="utf-8")
@@ -114,7 +120,7 @@ class Farms:
             return self._copy(target)
         m = re.match(r"/(?:p|go)/(\d+)$", target)
         if not m:
-            return Reply(404, b"<html><body>Not found</body></html>")
+            return NOT_FOUND
         n = int(m[1])
         handler = {STUFFED: self._stuffed, SPUN: self._spun, DOORWAY: self._doorway, BABBLE: self._babble}[host]
         return handler(n, random.Random(f"{host}/{n}"))
@@ -134,7 +140,7 @@ class Farms:
     def _spun(self, n: int, rng: random.Random) -> Reply:
         pool = self.text.sentences[topic_of(n)[0]]
         if not pool:
-            return Reply(404, b"<html><body>Not found</body></html>")
+            return NOT_FOUND
         chosen = rng.sample(pool, min(25, len(pool)))
         paragraphs = [" ".join(chosen[i : i + 5]) for i in range(0, len(chosen), 5)]
         return Reply(200, page_html(" ".join(chosen[0].split()[:6]), paragraphs, farm_links(n, rng)))

@@ -92,6 +92,11 @@ LEAD_DISCOUNT = 0.5  # what a page two links on is worth, against one that the l
 LEAD_WINDOW = 20000  # the most recent paths the context graph is refit on
 
 
+def soft_examples(X: sparse.csr_matrix, soft: np.ndarray) -> tuple[sparse.csr_matrix, np.ndarray, np.ndarray]:
+    """A soft label r as two weighted examples: relevant with weight r, irrelevant with weight 1 - r."""
+    return sparse.vstack([X, X]).tocsr(), np.repeat([1, 0], len(soft)), np.concatenate([soft, 1 - soft])
+
+
 @dataclass
 class SiteOutcomes:
     """What the crawl got from a site's fetches (a fetch that gave no page counts, with nothing)."""
@@ -124,12 +129,13 @@ class Focused(Strategy):
         self.link_features = HashingVectorizer(n_features=2**18, alternate_sign=False, norm="l2", token_pattern=r"\S+")
         self.link_model = SGDClassifier(loss="log_loss", alpha=1e-4, random_state=0)
         self.lead_model: SGDClassifier | None = None  # v(link): the context graph, once paths show both classes
-        self.examples: list[tuple[dict[str, Any], float]] = []  # links whose page has been judged, not yet learned
+        # links judged since the last batch, with the page each led to (its relevance is the label; None: a dead end)
+        self.pending: list[tuple[dict[str, Any], int | None]] = []
         self.outcomes = [0.0, 0.0]  # irrelevant, relevant outcomes learned from (soft labels summed)
         self.sites: dict[str, SiteOutcomes] = {}
-        self.arrivals: list[dict[str, Any] | None] = []  # per fetched page: the link that led to it
-        self.arrival_rows: list[sparse.csr_matrix | None] = []  # their features, computed a batch at a time
-        self._let_go = 0  # pages before this one no longer keep their arrival (outside LEAD_WINDOW)
+        # per fetched page: the features of the link that led to it (a batch at a time; None outside LEAD_WINDOW)
+        self.arrival_rows: list[sparse.csr_matrix | None] = []
+        self._let_go = 0  # pages before this one no longer keep their arrival row
         self.credibility: list[float] = []  # per fetched page: its credibility as a source of links
         self.hubs = np.zeros(0)
         self.version = 0  # bumped when the models change: the frontier should be re-scored
@@ -159,37 +165,36 @@ class Focused(Strategy):
         scored = []
         for info, parent, p, v in zip(infos, parents, p_link, v_link):
             site = site_of(host_of(info["url"]))
+            outcomes, trust = self._site(site), self.trust.factor(site)
             evidence = float(p) * self._credibility(parent)
             signals = {
                 "link": w["link"] * evidence,
                 "parent": w["parent"] * float(info.get("parent_relevance") or 0.0),
                 "context_graph": w["context_graph"] * float(v) * self._credibility(parent),
                 "hub": w["hub"] * evidence * (float(self.hubs[parent]) if 0 <= parent < len(self.hubs) else 0.0),
-                "explore": w["explore"] * 0.5 ** self._site(site).fetched * self.trust.factor(site),
+                "explore": w["explore"] * 0.5 ** outcomes.fetched * trust,
             }
             total = sum(signals.values())
-            signals["overspent"] = -total * (1.0 - self._allowance_left(site))
+            signals["overspent"] = -total * (1.0 - self._allowance_left(outcomes, trust))
             scored.append(Scored(total + signals["overspent"], signals))
         return scored
 
     def _site(self, site: str) -> SiteOutcomes:
         return self.sites.get(site) or SiteOutcomes()
 
-    def _allowance_left(self, site: str) -> float:
+    def _allowance_left(self, outcomes: SiteOutcomes, trust: float) -> float:
         """min(1, the site's allowance / its next fetch): 1 while the site has earned another fetch."""
-        outcomes = self._site(site)
-        allowance = outcomes.allowance(self.host_probe, self.host_yield) * self.trust.factor(site)
+        allowance = outcomes.allowance(self.host_probe, self.host_yield) * trust
         return min(1.0, allowance / (outcomes.fetched + 1))
 
     def _credibility(self, parent: int) -> float:
         return self.credibility[parent] if parent >= 0 else 1.0
 
-
     # --- learning -------------------------------------------------------------------
     def _observe(self, parent: ParentPage, links: list[Link]) -> None:
         info = parent.info
-        self.graph.add(parent.url, info.get("parent_url"), parent.relevance, parent.relevant,
-                       [link.url for link in links], parent.duplicate)
+        number = self.graph.add(parent.url, info.get("parent_url"), parent.relevance, parent.relevant,
+                                [link.url for link in links], parent.duplicate)
         site = site_of(host_of(parent.url))
         outcomes = self.sites.setdefault(site, SiteOutcomes())
         outcomes.fetched += 1
@@ -201,29 +206,33 @@ class Focused(Strategy):
             self.sites.setdefault(redirecting, SiteOutcomes()).fetched += 1  # a redirect spent a fetch there too
             self.trust.observe(redirecting, [site])  # and vouched for where it led
         self.credibility.append(parent.credibility)
-        arrival = {**info, "url": parent.url} if info.get("parent_url") else None
-        self.arrivals.append(arrival)
-        if arrival:
-            self.examples.append((arrival, parent.relevance))
+        self.arrival_rows.append(None)
+        if info.get("parent_url"):
+            self.pending.append(({**info, "url": parent.url}, number))
 
     def dead_end(self, url: str, info: dict[str, Any]) -> None:
         """The fetch found nothing: an irrelevant outcome for the link model and for the site's rate."""
         self.sites.setdefault(site_of(host_of(url)), SiteOutcomes()).fetched += 1
         if info.get("parent_url"):
-            self.examples.append(({**info, "url": url}, 0.0))
+            self.pending.append(({**info, "url": url}, None))
 
     def _learn(self) -> None:
-        if self.examples:
-            infos = [info for info, _ in self.examples]
+        if self.pending:
+            infos = [info for info, _ in self.pending]
             X = self._link_matrix(infos, self._parents(infos))
-            soft = np.array([label for _, label in self.examples])
-            # A soft label r is two weighted examples: relevant with weight r, irrelevant with weight 1 - r.
-            X2, y, weight = sparse.vstack([X, X]).tocsr(), np.repeat([1, 0], len(soft)), np.concatenate([soft, 1 - soft])
+            soft = np.array([self.graph.relevance[n] if n is not None else 0.0 for _, n in self.pending])
+            X2, y, weight = soft_examples(X, soft)
             for _ in range(EPOCHS):
                 self.link_model.partial_fit(X2, y, classes=[0, 1], sample_weight=weight)
             self.outcomes[0] += float((1 - soft).sum())
             self.outcomes[1] += float(soft.sum())
-            self.examples = []
+            for row, (_, number) in enumerate(self.pending):
+                if number is not None:
+                    self.arrival_rows[number] = X[row]  # the same features teach the context graph
+            self.pending = []
+        start = max(0, len(self.arrival_rows) - LEAD_WINDOW)  # older pages' link evidence is let go
+        self.arrival_rows[self._let_go:start] = [None] * (start - self._let_go)
+        self._let_go = start
         if self.weights["context_graph"]:
             self._fit_lead_model()
         if self.weights["hub"]:
@@ -233,21 +242,14 @@ class Focused(Strategy):
 
     def _fit_lead_model(self) -> None:
         """Refit v(link) on the paths of the latest LEAD_WINDOW pages: each followed link's page, labeled by
-        what it led to. Older pages' link evidence is let go: memory stays bounded however long the crawl."""
-        new = self.arrivals[len(self.arrival_rows):]
-        present = [info for info in new if info]
-        rows = iter(self._link_matrix(present, self._parents(present)) if present else [])
-        self.arrival_rows += [next(rows) if info else None for info in new]
-        start = max(0, len(self.arrival_rows) - LEAD_WINDOW)
-        self.arrivals[self._let_go:start] = self.arrival_rows[self._let_go:start] = [None] * (start - self._let_go)
-        self._let_go = start
+        what it led to (older pages' rows are let go by _learn: memory stays bounded however long the crawl)."""
         leads = self.graph.lead_values(LEAD_DISCOUNT)
-        pages = [n for n in range(start, len(self.arrival_rows)) if self.arrival_rows[n] is not None and leads[n] >= 0]
+        pages = [n for n in range(self._let_go, len(self.arrival_rows))
+                 if self.arrival_rows[n] is not None and leads[n] >= 0]
         soft = leads[pages]
         if min(soft.sum(), (1 - soft).sum()) < self.warmup:
             return
-        X = sparse.vstack([self.arrival_rows[n] for n in pages])
-        X2, y, weight = sparse.vstack([X, X]).tocsr(), np.repeat([1, 0], len(soft)), np.concatenate([soft, 1 - soft])
+        X2, y, weight = soft_examples(sparse.vstack([self.arrival_rows[n] for n in pages]), soft)
         self.lead_model = SGDClassifier(loss="log_loss", alpha=1e-4, random_state=0).fit(X2, y, sample_weight=weight)
 
     # --- link features ----------------------------------------------------------------
