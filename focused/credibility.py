@@ -18,13 +18,17 @@ generated the page temper the verdict before anything learns from it:
   believed in proportion.
 - novelty: the share of the page's word 5-grams the crawl has not seen before (a sample of
   them, chosen by hash, so the memory stays small). Spun text, copies and page variants
-  repeat what the crawl has read: they are not *new* relevant pages.
+  repeat what the crawl has read: they are not *new* relevant pages. Which of two copies is
+  the original is not which came first: a copy met before its original would take the
+  original's credit, so the index remembers where each 5-gram was first read, and the
+  strategy gives the credit to the page on the site more trusted from the seeds.
 """
 
 from __future__ import annotations
 
 import re
 import zlib
+from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
@@ -138,21 +142,36 @@ class Envelope:
         return cls(data["low"], data["high"], tolerance)
 
 
+@dataclass(frozen=True)
+class Reading:
+    """What the crawl had read of a page before: the share that is new, and the earlier page that held
+    most of the rest (a copy of this page, or its original: focused.strategies.base.Strategy.outranks)."""
+
+    novelty: float = 1.0
+    source: str | None = None
+    copied: float = 0.0  # share of the page's sampled 5-grams first read on `source`
+
+
 @dataclass
 class NoveltyIndex:
-    """Sampled word 5-grams of every page read so far; lives in spider.state (kept by JOBDIR)."""
+    """Sampled word 5-grams of every page read so far, each with the page it was first read on; lives in
+    spider.state (kept by JOBDIR). The URLs are shared strings: a page costs one per 5-gram kept."""
 
-    seen: set[int] = field(default_factory=set)
+    first: dict[int, str] = field(default_factory=dict)
 
-    def novelty(self, text: str) -> float:
-        """Share of the text's sampled 5-grams not seen on an earlier page; the text is then remembered."""
+    def read(self, url: str, text: str) -> Reading:
+        """How much of the text was read before, and where; the text is then remembered as read on `url`."""
         shingles = sampled_shingles(text)
+        earlier = Counter(self.first[s] for s in shingles if s in self.first)
+        for shingle in shingles:
+            self.first.setdefault(shingle, url)
         if len(shingles) < MIN_SHINGLES:
-            self.seen.update(shingles)
-            return 1.0
-        new = shingles - self.seen
-        self.seen.update(new)
-        return len(new) / len(shingles)
+            return Reading()
+        novelty = 1.0 - sum(earlier.values()) / len(shingles)
+        if not earlier:
+            return Reading(novelty)
+        source, count = earlier.most_common(1)[0]
+        return Reading(novelty, source, count / len(shingles))
 
 
 def sampled_shingles(text: str) -> set[int]:

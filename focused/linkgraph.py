@@ -54,6 +54,10 @@ class CrawlGraph:
         self.outlinks.append(np.fromiter((url_key(u) for u in links), dtype=np.uint64, count=len(links)))
         return number
 
+    def disown(self, number: int) -> None:
+        """Page `number` turned out to be a copy of a page read later: it counts as a near-duplicate."""
+        self.relevance[number], self.relevant[number], self.duplicate[number] = 0.0, False, True
+
     def page(self, url: str | None) -> int:
         return self.index.get(url_key(url), -1) if url else -1
 

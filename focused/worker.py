@@ -18,7 +18,7 @@ from typing import Any
 
 import numpy as np
 
-from focused.credibility import credible, new_content
+from focused.credibility import Reading, credible, new_content
 from focused.extract import Link
 from focused.strategies.base import ParentPage, Scored, Strategy
 
@@ -37,7 +37,7 @@ class PageJob:
     duplicate: bool = False
     stuffed: bool = False  # keyword stuffing (focused.spam): judged irrelevant whatever the classifier says
     plausibility: float = 1.0  # content within the range of the user's examples (focused.credibility)
-    novelty: float = 1.0  # share of the text the crawl has not read before
+    reading: Reading = field(default_factory=Reading)  # what the crawl had read of the text before
     redirects: tuple[str, ...] = ()  # the URLs that redirected to this one (meta["redirect_urls"])
 
 
@@ -47,6 +47,7 @@ class PageResult:
     relevant: bool
     scored: list[Scored]
     classifier: float  # the classifier's own probability, before credibility
+    disowned: bool = False  # the page is the original of an earlier copy that had been judged relevant
 
 
 class ModelWorker:
@@ -55,7 +56,8 @@ class ModelWorker:
         self.crawler = crawler  # its stats exist once the crawl starts
         self.strategy = strategy
         self.threshold = threshold
-        self.prior = prior  # what an implausible page's probability shrinks to
+        self.prior = prior  # the training examples' share of positives: the first guess of the harvest
+        self.believed = [0.0, 0.0]  # pages judged relevant, pages judged: each counted by its plausibility
         self.executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="focused-models")
         self.waiting: list[tuple[PageJob, asyncio.Future]] = []
         self.busy = False
@@ -109,21 +111,37 @@ class ModelWorker:
 
     def _score(self, job: PageJob, probability: float) -> PageResult:
         """The page's credible relevance; what its links inherit and the strategy learns from is the part of it
-        that is new (a near-duplicate's: nothing)."""
-        relevance = 0.0 if job.stuffed else credible(probability, job.plausibility, self.prior)
+        that is new (a near-duplicate's: nothing). A page that repeats an earlier one and outranks it is the
+        original: the earlier page's credit is taken back, and the repeated text counts as new here."""
+        reading = job.reading
+        original = reading.source is not None and self.strategy.outranks(job.url, reading.source)
+        disowned = original and self.strategy.disown(reading.source)
+        novelty = min(1.0, reading.novelty + reading.copied) if original else reading.novelty
+        duplicate = job.duplicate and not original
+        relevance = 0.0 if job.stuffed else credible(probability, job.plausibility, self._harvest())
         relevant = relevance >= self.threshold
+        self.believed[0] += job.plausibility * relevant
+        self.believed[1] += job.plausibility
         parent = ParentPage(
             url=job.url,
             depth=job.depth,
-            relevance=0.0 if job.duplicate else relevance * new_content(job.novelty),
-            relevant=relevant and not job.duplicate,
-            duplicate=job.duplicate,
+            relevance=0.0 if duplicate else relevance * new_content(novelty),
+            relevant=relevant and not duplicate,
+            duplicate=duplicate,
             redirects=job.redirects,
-            credibility=0.0 if job.stuffed or job.duplicate else job.plausibility * new_content(job.novelty),
-            signals={} if job.duplicate else job.info.get("signals", {}),
+            credibility=0.0 if job.stuffed or duplicate else job.plausibility * new_content(novelty),
+            signals={} if duplicate else job.info.get("signals", {}),
             info=job.info,
         )
-        return PageResult(relevance, relevant, self.strategy.score(parent, job.links), probability)
+        return PageResult(relevance, relevant, self.strategy.score(parent, job.links), probability, disowned)
+
+    def _harvest(self) -> float:
+        """The share of the crawl's believable pages judged relevant so far, the prior counting as one page:
+        what an implausible page's probability shrinks to. A page the crawl cannot judge is as likely relevant
+        as a page it fetched, not as a training example (half of which are positive by construction); and
+        pages it cannot judge do not count, or a farm would raise its own belief."""
+        relevant, pages = self.believed
+        return (relevant + self.prior) / (pages + 1)
 
     def _finish(self, batch: list[tuple[PageJob, asyncio.Future]], outcome: asyncio.Future) -> None:
         self.busy = False

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from focused.credibility import Envelope, NoveltyIndex, cohesion, content_features, credible, new_content, topic_words
+from focused.credibility import Envelope, NoveltyIndex, Reading, cohesion, content_features, credible, new_content, topic_words
 
 WORDS = topic_words(["sql", "database", "query plan"])
 PROSE = ("A query planner reads the statistics of each table and chooses how the rows are found: it may use "
@@ -35,16 +35,17 @@ def test_a_page_inside_the_examples_envelope_is_plausible_and_one_beyond_it_is_n
     assert again.plausibility(stuffed) == envelope.plausibility(stuffed)
 
 
-def test_novelty_is_the_share_of_text_not_read_before():
+def test_novelty_is_the_share_of_text_not_read_before_and_says_where_the_rest_was_read():
     index = NoveltyIndex()
     first = " ".join(f"word{i}" for i in range(400))
     second = " ".join(f"other{i}" for i in range(400))
-    assert index.novelty(first) == 1.0
-    assert index.novelty(first) == 0.0  # read already
-    assert index.novelty(second) == 1.0
-    spun = " ".join(first.split()[:200] + second.split()[200:])  # halves of two pages read before
-    assert index.novelty(spun) < 0.1
-    assert index.novelty("too short to tell") == 1.0
+    assert index.read("http://a/1", first) == Reading(1.0)
+    assert index.read("http://b/1", first) == Reading(0.0, "http://a/1", 1.0)  # read already, on a/1
+    assert index.read("http://a/2", second).novelty == 1.0
+    spun = " ".join(first.split()[:300] + second.split()[300:])  # parts of two pages read before
+    reading = index.read("http://c/1", spun)
+    assert reading.novelty < 0.1 and reading.source == "http://a/1" and 0.6 < reading.copied < 0.9
+    assert index.read("http://d/1", "too short to tell") == Reading()
 
 
 def test_an_implausible_page_is_as_uncertain_as_the_prior():

@@ -222,3 +222,18 @@ def test_a_site_of_implausible_pages_has_its_probe_shrink():
     assert listing.score == pytest.approx((listing.score - listing.signals["overspent"]) * 2.4 / 5)
     docs, = strategy.score(page("http://docs/0", 0.0), [Link("http://docs/1", "", "")])
     assert docs.signals["overspent"] == 0  # a site of believed pages keeps its whole probe
+
+
+def test_a_copy_met_before_its_original_gives_its_credit_back():
+    """The seed's page links to docs as one of two links and to a mirror as one of many: the mirror's copy,
+    read first, is disowned when the original turns up on the more trusted site; never the other way."""
+    strategy = Focused(PROFILE, settings())
+    strategy.score(page("http://a/", 0.0), [Link("http://docs/", "", "")] + [Link(f"http://a/{i}", "", "") for i in range(8)])
+    strategy.score(page("http://a/0", 0.0), [Link("http://mirror/", "", "")] + [Link(f"http://a/{i}", "", "") for i in range(30)])
+    strategy.score(page("http://mirror/sql", 0.9, "http://a/0"), [])
+    strategy.score(page("http://mirror/other", 0.9, "http://a/0"), [])
+    assert strategy.sites["mirror"].earned == 2
+    assert strategy.outranks("http://docs/sql", "http://mirror/sql") and not strategy.outranks("http://mirror/x", "http://docs/x")
+    assert strategy.disown("http://mirror/sql") and not strategy.disown("http://mirror/sql")  # once
+    assert strategy.sites["mirror"].earned == 1 and strategy.sites["mirror"].believed == 1
+    assert strategy.graph.relevance[strategy.graph.page("http://mirror/sql")] == 0

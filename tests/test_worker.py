@@ -12,6 +12,7 @@ import pytest
 
 from focused.extract import Link
 from focused.strategies.base import Scored, Strategy
+from focused.credibility import Reading
 from focused.worker import ModelWorker, PageJob
 
 
@@ -85,3 +86,57 @@ def test_a_dead_end_that_cannot_be_learned_is_logged_and_counted(caplog):
     worker.close()
     assert stats == {"focused/skipped/unlearned_dead_end/KeyError": 1}
     assert "Could not learn from the dead end http://h/bad" in caplog.text
+
+
+class Trusting(Recording):
+    """Pages of host 'docs' are originals of earlier pages elsewhere; remembers the copies it disowned."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.disowned: list[str] = []
+        self.parents: list = []
+
+    def score(self, parent, links):
+        self.parents.append(parent)
+        return super().score(parent, links)
+
+    def outranks(self, url, earlier):
+        return url.startswith("http://docs/")
+
+    def disown(self, url):
+        self.disowned.append(url)
+        return True
+
+
+def run(worker: ModelWorker, *jobs: PageJob) -> list:
+    async def crawl():
+        return [await worker.page(job) for job in jobs]  # one at a time: each sees what the last taught
+
+    try:
+        return asyncio.run(crawl())
+    finally:
+        worker.close()
+
+
+def test_an_implausible_page_shrinks_to_the_crawls_own_harvest_not_the_training_share():
+    worker = ModelWorker(lambda pages: np.full(len(pages), 0.9), Recording(), 0.5, SimpleNamespace(stats=Stats()), 0.5)
+    kinds = [(0.9, 1.0), (0.1, 1.0), (0.1, 1.0), (0.9, 0.0), (0.9, 0.0), (0.9, 0.0)]  # (probability, plausibility)
+    worker.classify = lambda pages: np.array([kinds[int(text)][0] for _, text in pages])
+    jobs = [PageJob(f"http://h/{i}", 1, "", str(i), [], plausibility=plausible) for i, (_, plausible) in enumerate(kinds)]
+    results = run(worker, *jobs)
+    assert [r.relevant for r in results] == [True, False, False, False, False, False]
+    assert results[3].relevance == pytest.approx((1 + 0.5) / 4)  # 1 of 3 so far, the prior as one page
+    assert results[-1].relevance == results[3].relevance  # pages it cannot judge do not raise its belief
+
+
+def test_the_original_of_an_earlier_copy_takes_its_credit():
+    strategy = Trusting()
+    worker = ModelWorker(lambda pages: np.full(len(pages), 0.9), strategy, 0.5, SimpleNamespace(stats=Stats()))
+    copied = Reading(0.0, "http://mirror/a", 1.0)
+    copy, original, again = run(worker, PageJob("http://mirror/a", 1, "", "", []),
+                                PageJob("http://docs/a", 1, "", "", [], duplicate=True, reading=copied),
+                                PageJob("http://mirror/b", 1, "", "", [], duplicate=True, reading=copied))
+    assert strategy.disowned == ["http://mirror/a"] and original.disowned and not again.disowned
+    _, original, again = strategy.parents  # what the strategy learns from: the original is no near-duplicate
+    assert original.relevant and original.relevance == pytest.approx(0.9) and original.credibility == 1.0
+    assert again.duplicate and again.relevance == 0 and again.credibility == 0

@@ -160,7 +160,7 @@ class FocusedSpider(scrapy.Spider):
         plausibility = self.envelope.plausibility(content_features(page.title, page.text, self.topic_words)) \
             if self.envelope else 1.0
         job = PageJob(page.url, response.meta.get("depth", 0), page.title, page.text, links, info,
-                      duplicate_of is not None, stuffed, plausibility, self.novelty.novelty(page.text),
+                      duplicate_of is not None, stuffed, plausibility, self.novelty.read(page.url, page.text),
                       tuple(response.meta.get("redirect_urls", ())))
         try:
             result = await self.worker.page(job)
@@ -169,7 +169,8 @@ class FocusedSpider(scrapy.Spider):
             stats.inc_value(f"focused/skipped/unscorable/{type(exc).__name__}")
             return
         stats.inc_value("focused/pages")
-        stats.inc_value("focused/relevant", int(result.relevant))
+        stats.inc_value("focused/relevant", int(result.relevant) - int(result.disowned))  # a copy judged before
+        stats.inc_value("focused/disowned_copies", int(result.disowned))
         stats.inc_value("focused/near_duplicates", int(duplicate_of is not None))
         stats.inc_value("focused/keyword_stuffed", int(stuffed))
         stats.inc_value("focused/implausible", int(plausibility < 0.5))
@@ -243,7 +244,7 @@ class FocusedSpider(scrapy.Spider):
                 "relevance_model": self.relevance_model,
                 "classifier": round(result.classifier, 4),
                 "plausibility": round(job.plausibility, 4),
-                "novelty": round(job.novelty, 4),
+                "novelty": round(job.reading.novelty, 4),
             },
         )
 

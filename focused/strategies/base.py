@@ -63,6 +63,16 @@ class Strategy:
         """A link whose fetch gave no page to read (an HTTP error, not HTML): a learning strategy learns
         that links like it waste fetches. `info` is the link's evidence (meta["focused"])."""
 
+    def outranks(self, url: str, earlier: str) -> bool:
+        """Whether the page at `url` is the original of the earlier page it repeats: by default the page read
+        first is."""
+        return False
+
+    def disown(self, url: str) -> bool:
+        """The earlier page at `url` was a copy: take back what it was credited with. True if it had been
+        judged relevant."""
+        return False
+
 
 def load_strategy(crawler: Crawler, name: str, profile: Profile) -> Strategy:
     """Build the strategy registered under `name` in FOCUSED_STRATEGIES."""

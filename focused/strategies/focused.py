@@ -6,7 +6,7 @@
                 + w_hub · hub(parent) · p(...)
                 + w_explore · ½^(pages fetched from the link's site) · trust
     all times min(1, allowance / (pages fetched + 1)) of the link's site, where
-    allowance = (FOCUSED_HOST_PROBE · believed share + FOCUSED_HOST_YIELD · credible relevant pages) · trust
+    allowance = (FOCUSED_HOST_PROBE + FOCUSED_HOST_YIELD · credible relevant pages) · believed share · trust
 
 A site is a registrable domain (focused.urls.site_of): whoever registers a name can make any
 number of hosts under it, so exploration, budget and trust are a site's, as IRLbot's budgets
@@ -51,10 +51,13 @@ are a pay-level domain's (Lee et al. 2008); politeness stays per host.
   far as trusted pages vouch for it. A random per-link bonus would compete with the link
   evidence on every page; this one fades where the crawl has evidence.
 
-- the allowance is the budget a site earns: a few pages to show what it holds, shrinking as
-  its pages prove implausible or derivative (the believed share: summed credibility + 1 over
-  pages fetched + 1), then a number of fetches per relevant page it gave, each counted by the
-  page's credibility (a spun or copied page earns little, a stuffed one nothing). Past it, every score into the
+- the allowance is the budget a site earns: a few pages to show what it holds, and a number
+  of fetches per relevant page it gave, each counted by the page's credibility (a spun or
+  copied page earns little, a stuffed one nothing); all of it shrinking as the site's pages
+  prove implausible or derivative (the believed share: summed credibility + 1 over pages
+  fetched + 1): a site that mostly repeats others' pages is a copier, and its pages that
+  look new may be copies of pages not read yet. A page that turns out to be a copy of a
+  page met later on a more trusted site is disowned: its credit goes back. Past it, every score into the
   site fades in proportion (the "overspent" signal): a link farm whose pages the classifier
   half-believes cannot take the budget by sheer size, whatever its text looks like, while a
   site that keeps giving relevant pages keeps its full priority. It is about the site's
@@ -84,7 +87,7 @@ from focused.linkgraph import LAYERS, CrawlGraph
 from focused.profile import Profile
 from focused.relevance import TopicSimilarity, url_words
 from focused.strategies.base import ParentPage, Scored, Strategy
-from focused.trust import SiteTrust
+from focused.trust import DAMPING, SiteTrust
 from focused.urls import host_of, site_of
 
 EPOCHS = 5  # passes of SGD over each batch of new link outcomes
@@ -107,9 +110,16 @@ class SiteOutcomes:
     believed: float = 0.0  # credibility of every page, summed: how far the site's pages deserve belief
 
     def allowance(self, probe: float, per_relevant: float) -> float:
-        """The probe, as far as the site's pages were believed so far (Laplace-smoothed: 1 before its first
-        page), plus the fetches its relevant pages earned."""
-        return probe * (1 + self.believed) / (1 + self.fetched) + per_relevant * self.earned
+        """The probe plus the fetches its relevant pages earned, as far as the site's pages were believed so far
+        (Laplace-smoothed: 1 before its first page). A site whose pages mostly repeat others' (a copy of a
+        site, spun text) has its novel-looking pages believed as little: they may copy pages not read yet."""
+        return (probe + per_relevant * self.earned) * (1 + self.believed) / (1 + self.fetched)
+
+    def take_back(self, relevance: float, credibility: float, relevant: bool) -> None:
+        """A page of the site was a copy of a page elsewhere: what it was credited with goes."""
+        self.new_relevant -= relevance
+        self.earned -= credibility if relevant else 0.0
+        self.believed -= credibility
 
 
 class Focused(Strategy):
@@ -209,6 +219,22 @@ class Focused(Strategy):
         self.arrival_rows.append(None)
         if info.get("parent_url"):
             self.pending.append(({**info, "url": parent.url}, number))
+
+    def outranks(self, url: str, earlier: str) -> bool:
+        """A page is the original of an earlier one on another site when its site is trusted more than one it
+        would vouch for by a link (trust x DAMPING): a copy met first does not keep the original's credit."""
+        mine, theirs = (self.trust.trust.get(site_of(host_of(u)), 0.0) for u in (url, earlier))
+        return mine * DAMPING > theirs
+
+    def disown(self, url: str) -> bool:
+        number = self.graph.page(url)
+        if number < 0 or self.graph.duplicate[number]:
+            return False
+        relevant = self.graph.relevant[number]
+        self._site(site_of(host_of(url))).take_back(self.graph.relevance[number], self.credibility[number], relevant)
+        self.graph.disown(number)
+        self.credibility[number] = 0.0
+        return relevant
 
     def dead_end(self, url: str, info: dict[str, Any]) -> None:
         """The fetch found nothing: an irrelevant outcome for the link model and for the site's rate."""
