@@ -148,7 +148,8 @@ class Focused(Strategy):
         self._let_go = 0  # pages before this one no longer keep their arrival row
         self.credibility: list[float] = []  # per fetched page: its credibility as a source of links
         self.hubs = np.zeros(0)
-        self.version = 0  # bumped when the models change: the frontier should be re-scored
+        self.version = 0  # bumped when the models or a site's allowance change: the frontier should be re-scored
+        self.left: dict[str, float] = {}  # per site: its allowance left when it last had the frontier re-scored
 
     # --- a fetched page -----------------------------------------------------------
     def score(self, parent: ParentPage, links: list[Link]) -> list[Scored]:
@@ -160,6 +161,7 @@ class Focused(Strategy):
         ]
         if len(self.graph) < self.interval:
             self.trust.update()  # the first batch too is scored with what trusted pages say: nothing is trusted blindly
+            self.version += 1  # and what each page showed of its site counts before the next page is fetched
         scored = self.rescore(infos)
         if len(self.graph) % self.interval == 0:
             self._learn()
@@ -197,6 +199,15 @@ class Focused(Strategy):
         allowance = outcomes.allowance(self.host_probe, self.host_yield) * trust
         return min(1.0, allowance / (outcomes.fetched + 1))
 
+    def _check_allowance(self, site: str, outcomes: SiteOutcomes) -> None:
+        """Have the frontier re-scored when a site's allowance left has halved since it last was: the links a
+        site showed on its first pages were scored before its later pages proved what it holds, and a farm
+        would otherwise be fetched at those scores until the next batch."""
+        left, before = self._allowance_left(outcomes, self.trust.factor(site)), self.left.get(site, 1.0)
+        if left <= before / 2 or left > before:
+            self.left[site] = left
+            self.version += int(left < before)
+
     def _credibility(self, parent: int) -> float:
         return self.credibility[parent] if parent >= 0 else 1.0
 
@@ -216,6 +227,7 @@ class Focused(Strategy):
             self.sites.setdefault(redirecting, SiteOutcomes()).fetched += 1  # a redirect spent a fetch there too
             self.trust.observe(redirecting, [site])  # and vouched for where it led
         self.credibility.append(parent.credibility)
+        self._check_allowance(site, outcomes)
         self.arrival_rows.append(None)
         if info.get("parent_url"):
             self.pending.append(({**info, "url": parent.url}, number))
