@@ -237,3 +237,15 @@ def test_a_copy_met_before_its_original_gives_its_credit_back():
     assert strategy.disown("http://mirror/sql") and not strategy.disown("http://mirror/sql")  # once
     assert strategy.sites["mirror"].earned == 1 and strategy.sites["mirror"].believed == 1
     assert strategy.graph.relevance[strategy.graph.page("http://mirror/sql")] == 0
+
+
+def test_the_frontier_is_rescored_when_a_sites_allowance_left_halves():
+    """Besides every page of the first batch (here: all of them), once more when a site's pages have used up
+    half of what it has left: its queued links are not fetched at the scores its first pages gave them."""
+    strategy = vouched(Focused(PROFILE, settings(FOCUSED_HOST_PROBE=4, FOCUSED_RESCORE_INTERVAL=1000)), "farm")
+    steps = []
+    for i in range(16):
+        version = strategy.version
+        strategy.score(page(f"http://farm/{i}", 0.0), [])
+        steps.append(strategy.version - version)
+    assert [i + 1 for i, step in enumerate(steps) if step == 2] == [7, 15]  # 4/8 left, then 4/16
