@@ -249,3 +249,12 @@ def test_the_frontier_is_rescored_when_a_sites_allowance_left_halves():
         strategy.score(page(f"http://farm/{i}", 0.0), [])
         steps.append(strategy.version - version)
     assert [i + 1 for i, step in enumerate(steps) if step == 2] == [7, 15]  # 4/8 left, then 4/16
+
+
+def test_broken_links_into_a_site_spend_its_allowance_without_shrinking_its_belief():
+    strategy = vouched(Focused(PROFILE, settings(FOCUSED_HOST_PROBE=10)), "docs")
+    strategy.score(page("http://docs/", 0.0), [])
+    for i in range(8):  # other sites' links into a path the site no longer has
+        strategy.dead_end(f"http://docs/old/{i}", {"parent_url": "http://a/"})
+    docs = strategy.sites["docs"]
+    assert docs.fetched == 9 and docs.allowance(10, 5) == pytest.approx(10)  # one believed page read of one

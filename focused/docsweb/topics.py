@@ -162,5 +162,8 @@ TOPICS = (
         min_core=3, min_hits=10, min_density=6.0, title_hits=4,
     ),
 )
-TUNING = ("transactions", "http")  # the topics the strategy and its settings may be tuned on
+# The topics the strategy and its settings may be tuned on (at most three). `datetime` joined in session 29:
+# a change (broken links into a site spend its allowance without shrinking its belief) was made after
+# reading one of its held-out crawls, so from then on it is reported apart.
+TUNING = ("transactions", "http", "datetime")
 HELD_OUT = tuple(topic.name for topic in TOPICS if topic.name not in TUNING)

@@ -55,7 +55,7 @@ are a pay-level domain's (Lee et al. 2008); politeness stays per host.
   of fetches per relevant page it gave, each counted by the page's credibility (a spun or
   copied page earns little, a stuffed one nothing); all of it shrinking as the site's pages
   prove implausible or derivative (the believed share: summed credibility + 1 over pages
-  fetched + 1): a site that mostly repeats others' pages is a copier, and its pages that
+  read + 1; a fetch that found nothing is spent, not disbelieved): a site that mostly repeats others' pages is a copier, and its pages that
   look new may be copies of pages not read yet. A page that turns out to be a copy of a
   page met later on a more trusted site is disowned: its credit goes back. Past it, every score into the
   site fades in proportion (the "overspent" signal): a link farm whose pages the classifier
@@ -105,6 +105,7 @@ class SiteOutcomes:
     """What the crawl got from a site's fetches (a fetch that gave no page counts, with nothing)."""
 
     fetched: int = 0
+    read: int = 0  # fetches that gave a page or redirected elsewhere: what belief is a share of
     new_relevant: float = 0.0  # credible relevance times new share, summed: the site's rate in p(...)
     earned: float = 0.0  # credibility of the pages judged relevant, summed: what extends the allowance
     believed: float = 0.0  # credibility of every page, summed: how far the site's pages deserve belief
@@ -113,7 +114,7 @@ class SiteOutcomes:
         """The probe plus the fetches its relevant pages earned, as far as the site's pages were believed so far
         (Laplace-smoothed: 1 before its first page). A site whose pages mostly repeat others' (a copy of a
         site, spun text) has its novel-looking pages believed as little: they may copy pages not read yet."""
-        return (probe + per_relevant * self.earned) * (1 + self.believed) / (1 + self.fetched)
+        return (probe + per_relevant * self.earned) * (1 + self.believed) / (1 + self.read)
 
     def take_back(self, relevance: float, credibility: float, relevant: bool) -> None:
         """A page of the site was a copy of a page elsewhere: what it was credited with goes."""
@@ -219,12 +220,15 @@ class Focused(Strategy):
         site = site_of(host_of(parent.url))
         outcomes = self.sites.setdefault(site, SiteOutcomes())
         outcomes.fetched += 1
+        outcomes.read += 1
         outcomes.new_relevant += parent.relevance
         outcomes.earned += parent.credibility if parent.relevant else 0.0
         outcomes.believed += parent.credibility
         self.trust.observe(site, [site_of(host_of(link.url)) for link in links])
         for redirecting in {site_of(host_of(url)) for url in parent.redirects} - {site}:
-            self.sites.setdefault(redirecting, SiteOutcomes()).fetched += 1  # a redirect spent a fetch there too
+            redirected = self.sites.setdefault(redirecting, SiteOutcomes())
+            redirected.fetched += 1  # a redirect spent a fetch there too, and showed nothing of its own
+            redirected.read += 1
             self.trust.observe(redirecting, [site])  # and vouched for where it led
         self.credibility.append(parent.credibility)
         self._check_allowance(site, outcomes)
@@ -249,7 +253,9 @@ class Focused(Strategy):
         return relevant
 
     def dead_end(self, url: str, info: dict[str, Any]) -> None:
-        """The fetch found nothing: an irrelevant outcome for the link model and for the site's rate."""
+        """The fetch found nothing: an irrelevant outcome for the link model and for the site's rate, and a fetch
+        spent on the site's allowance; not a page whose content deserved no belief (other sites' broken links
+        into a real site must not shrink what its pages may earn)."""
         self.sites.setdefault(site_of(host_of(url)), SiteOutcomes()).fetched += 1
         if info.get("parent_url"):
             self.pending.append(({**info, "url": url}, None))
