@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from focused.docsweb.build import build
+from focused.docsweb.build import build, discovered_sites
 from focused.docsweb.sites import PublicLinks, Site
 from focused.docsweb.topics import TOPICS
 from tests.conftest import REPO, crawl, start_web
@@ -109,6 +109,14 @@ def test_build_writes_pages_graph_labels_profiles_and_stats(mini_web):
     assert json.loads((root / "farm_text.json").read_text())["sentences"]["http"]  # which recombine real sentences
     assert len(list((root / "training/http/positive").iterdir())) == 2
     assert 'allowed_domains = ["answers-index.example", "app.example"' in (root / "profiles/http.toml").read_text()
+    assert stats["discovered_sites"] == []  # one site links to Python: every site is a seed
+    assert (root / "seeds.txt").read_text().count("\n") == 3
+
+
+def test_a_site_that_two_others_link_to_is_left_for_the_crawl_to_discover():
+    edges = [("http://a/1", "http://c/1"), ("http://b/1", "http://c/2"), ("http://a/2", "http://b/1"),
+             ("http://c/1", "http://c/2")]
+    assert discovered_sites(edges) == {"c"}
 
 
 def test_mini_web_is_served_and_crawled_across_sites_past_its_hazards(mini_web, tmp_path):

@@ -4,7 +4,8 @@ Writes to the output folder:
 - sites/HOST/PATH: each manual's HTML under its public name, links rewritten (sites.py),
   the hazard hosts linked from a few entry pages (hazards.py, farms.py, aggregators.py, bought.py);
 - pages.jsonl: every page as the crawler's extraction sees it (URL, title, main text);
-- graph.tsv: the links between the web's pages; seeds.txt: the sites' front pages;
+- graph.tsv: the links between the web's pages; seeds.txt: the front pages of the sites that
+  are not left to be discovered (`discovered_sites`);
 - labels/TOPIC.txt: the relevant URLs of each topic (topics.py), and training/TOPIC/ with
   a small share of them (and of the rest) as examples; profiles/TOPIC.toml;
 - farm_text.json: sentences of the labeled pages, which the adversarial hosts recombine;
@@ -16,7 +17,7 @@ from __future__ import annotations
 import json
 import random
 import shutil
-from collections import Counter
+from collections import Counter, defaultdict
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
@@ -34,6 +35,7 @@ from focused.urls import canonical_url, host_of
 TRAINING_SHARE = 0.05  # of each topic's relevant pages; at least MIN_POSITIVES
 MIN_POSITIVES = 10
 NEGATIVES_PER_POSITIVE = 10  # the web is mostly off-topic; so are realistic example sets
+DISCOVERED_BY = 2  # a real site that at least this many other real sites link to is not a seed
 
 
 class BuildError(RuntimeError):
@@ -87,7 +89,8 @@ def build(
     with (out / "pages.jsonl").open("w", encoding="utf-8") as f:
         for page in pages:
             f.write(json.dumps({k: page[k] for k in ("url", "title", "text")}, ensure_ascii=False) + "\n")
-    seeds = [canonical_url(site.url("index.html")) for site in sites]
+    discovered = discovered_sites(edges)
+    seeds = [canonical_url(site.url("index.html")) for site in sites if site.host not in discovered]
     _write_lines(out / "seeds.txt", seeds)
     labels = {t.name: sorted(p["url"] for p in pages if t.relevant(p["url"], p["title"], p["text"])) for t in topics}
     farms.farm_text(pages, labels).save(out)
@@ -97,9 +100,20 @@ def build(
         hosts = [site.host for site in sites] + list(HAZARD_DOMAINS)
         _write_profile(out / "profiles" / f"{topic.name}.toml", topic, seeds, hosts, out / "training" / topic.name)
         labels[topic.name + "/examples"] = examples
-    stats = _stats(pages, edges, labels, topics)
+    stats = {**_stats(pages, edges, labels, topics), "discovered_sites": sorted(discovered)}
     (out / "stats.json").write_text(json.dumps(stats, indent=2) + "\n")
     return stats
+
+
+def discovered_sites(edges: list[tuple[str, str]]) -> set[str]:
+    """The real sites a crawl must find by following links, as it finds a farm: those that at least
+    DISCOVERED_BY other real sites link to (so each can be found). With every real site a seed, trust
+    from the seeds told real sites from hazards by construction: each real site had a seed's trust."""
+    linking: defaultdict[str, set[str]] = defaultdict(set)
+    for source, target in edges:
+        if host_of(source) != host_of(target):
+            linking[host_of(target)].add(host_of(source))
+    return {host for host, sources in linking.items() if len(sources) >= DISCOVERED_BY}
 
 
 def _write_lines(path: Path, lines: list[str]) -> None:
