@@ -22,7 +22,8 @@ benchweb: $(VENV)/.installed
 		$$($(VENV)/bin/python -m focused.docsweb packages)
 	$(VENV)/bin/python -m focused.docsweb build --root benchweb
 
-$(VENV)/.installed: requirements.txt
+# focused itself (editable) with every extra, at the exact versions of requirements.txt.
+$(VENV)/.installed: requirements.txt pyproject.toml
 	$(PYTHON) -m venv $(VENV)
-	$(VENV)/bin/pip install -qq -r requirements.txt
+	$(VENV)/bin/pip install -qq -c requirements.txt -e ".[embedding,render,redis,dev]"
 	touch $@

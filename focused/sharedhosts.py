@@ -27,7 +27,6 @@ import time
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
-import redis
 from scrapy import signals
 from scrapy.exceptions import IgnoreRequest, NotConfigured
 from scrapy.http import Response
@@ -41,6 +40,7 @@ from focused.robots import is_robots
 from focused.urls import host_of
 
 if TYPE_CHECKING:
+    import redis
     from typing import Self
 
     from scrapy import Request

@@ -4,7 +4,8 @@ Two models: TF-IDF with a linear head, and MiniLM sentence embeddings with a lin
 both calibrated (sigmoid) so that their probabilities can serve as priorities and add up to
 an estimate of the crawl's harvest. `auto` keeps the model that buys the most in the crawl:
 its cross-validated ROC AUC above chance times the pages per second a crawl can classify
-with it (a model ten times as slow must be that much better). The profile's description and
+with it (a model ten times as slow must be that much better), among the models installed (the
+embedding model is an extra: pip install "focused[embedding]"). The profile's description and
 keywords are one more positive example, so a topic with few examples still trains. The card
 also records the range of the examples' content statistics (focused/credibility.py).
 """
@@ -18,6 +19,7 @@ import time
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from importlib.util import find_spec
 from pathlib import Path
 from typing import Any
 
@@ -167,6 +169,10 @@ def train(examples: list[Example], model: str, show_progress: bool = True) -> tu
     texts = [page_text(e.title, e.text) for e in examples]
     y = np.array([e.label for e in examples])
     kinds = ["tfidf", "embedding"] if model == "auto" else [model]
+    if "embedding" in kinds and find_spec("sentence_transformers") is None:
+        if model == "embedding":
+            raise TrainingError('the embedding model needs sentence-transformers: pip install "focused[embedding]"')
+        kinds = ["tfidf"]  # auto chooses among the models installed
     fitted = {kind: evaluate(kind, texts, y, show_progress) for kind in kinds}
     for _, metrics in fitted.values():
         metrics["crawl_value"] = crawl_value(metrics)

@@ -12,6 +12,7 @@ import sys
 from scrapy.commands.crawl import Command as ScrapyCrawl
 from scrapy.exceptions import UsageError
 
+from focused.addon import with_defaults
 from focused.spiders.focused import FocusedSpider
 
 
@@ -19,7 +20,7 @@ class Command(ScrapyCrawl):
     def run(self, args: list[str], opts: argparse.Namespace) -> None:
         if args and args[0] == FocusedSpider.name:
             try:
-                FocusedSpider.check_arguments(self.settings, opts.spargs)
+                FocusedSpider.check_arguments(with_defaults(self.settings), opts.spargs)
             except UsageError as exc:
                 print(f"focused: {exc}", file=sys.stderr)
                 self.exitcode = 2
