@@ -10,8 +10,10 @@ come as entry points of the installed package (pyproject.toml).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from importlib.util import find_spec
+from typing import TYPE_CHECKING
 
+from scrapy.exceptions import UsageError
 from scrapy.settings import SETTINGS_PRIORITIES
 
 from focused import settings as focused_settings
@@ -20,7 +22,9 @@ if TYPE_CHECKING:
     from scrapy.settings import BaseSettings
 
 PROJECT_ONLY = frozenset({"BOT_NAME", "SPIDER_MODULES", "NEWSPIDER_MODULE", "COMMANDS_MODULE", "LOG_LEVEL"})
-COMPONENTS = frozenset({"DOWNLOADER_MIDDLEWARES", "SPIDER_MIDDLEWARES", "EXTENSIONS", "ITEM_PIPELINES", "FEED_STORAGES"})
+COMPONENTS = frozenset(
+    {"DOWNLOADER_MIDDLEWARES", "SPIDER_MIDDLEWARES", "EXTENSIONS", "ITEM_PIPELINES", "FEED_STORAGES"}
+)
 PRE_CRAWLER = frozenset({"TWISTED_DNS_RESOLVER"})  # read by the crawler process, before any spider is chosen
 
 
@@ -42,6 +46,21 @@ def apply_defaults(settings: BaseSettings) -> None:
             settings.set(name, {**value, **settings.getdict(name)}, priority=priority)
         else:
             settings.set(name, value, priority="addon")
+
+
+class FocusedSettings:
+    """A spider mixin: the spider sets focused's settings for itself, in any project."""
+
+    @classmethod
+    def update_settings(cls, settings: BaseSettings) -> None:
+        super().update_settings(settings)  # scrapy.Spider: custom_settings
+        apply_defaults(settings)
+
+
+def require(module: str, extra: str, needed_by: str) -> None:
+    """An extra's package, or UsageError saying what to install: a crawl that does not use it needs none."""
+    if find_spec(module) is None:
+        raise UsageError(f'{needed_by} needs the {extra} extra: pip install "focused[{extra}]"')
 
 
 def with_defaults(settings: BaseSettings) -> BaseSettings:

@@ -30,13 +30,12 @@ import json
 import pickle
 import time
 from collections.abc import Iterator
-from importlib.util import find_spec
 from os import getpid
 from socket import gethostname
 from typing import TYPE_CHECKING, Any
 
 from itemadapter import ItemAdapter
-from scrapy.exceptions import NotConfigured, UsageError
+from scrapy.exceptions import NotConfigured
 
 from focused.frontier import Record, Wait
 from focused.urls import host_of
@@ -111,16 +110,9 @@ def connect(crawler: Crawler) -> redis.Redis:
     url = crawler.settings.get("FOCUSED_REDIS_URL")
     if not url:
         raise NotConfigured
-    require_redis()
-    import redis
+    import redis  # an extra: the spider checked it is installed (focused.addon.require)
 
     return redis.Redis.from_url(url)
-
-
-def require_redis() -> None:
-    """The redis package is an extra: a crawl of its own needs none, a shared one says what to install."""
-    if find_spec("redis") is None:
-        raise UsageError('FOCUSED_REDIS_URL needs the redis package: pip install "focused[redis]"')
 
 
 def process_name() -> str:

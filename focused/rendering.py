@@ -14,11 +14,9 @@ from __future__ import annotations
 
 import logging
 from collections import Counter
-from importlib.util import find_spec
 from typing import TYPE_CHECKING
 from urllib.request import getproxies
 
-from scrapy.exceptions import UsageError
 from scrapy.utils.httpobj import urlparse_cached
 
 if TYPE_CHECKING:
@@ -42,13 +40,6 @@ SKIPPED_RESOURCES = frozenset({"image", "media", "font", "stylesheet"})
 
 def rendering_wanted(settings: Settings, render_hosts: tuple[str, ...]) -> bool:
     return bool(render_hosts or settings.getlist("FOCUSED_RENDER_HOSTS") or settings.getbool("FOCUSED_RENDER_DETECT"))
-
-
-def require_browser() -> None:
-    """scrapy-playwright is an extra: a crawl that renders nothing needs none, one that would says what to install."""
-    if find_spec("scrapy_playwright") is None:
-        raise UsageError('rendering (FOCUSED_RENDER_HOSTS, FOCUSED_RENDER_DETECT or a profile\'s render_hosts) needs '
-                         'scrapy-playwright: pip install "focused[render]"')
 
 
 def enable_rendering(settings: Settings) -> None:

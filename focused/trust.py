@@ -56,8 +56,11 @@ class SiteTrust:
                     heapq.heappush(heap, (negative * DAMPING * share / self.pages[site], target))
         self.trust = trust
 
+    def of(self, site: str) -> float:
+        return self.trust.get(site, 0.0)
+
     def factor(self, site: str) -> float:
         """0..1: the site's trust against the floor; 1 until the first update (nothing is known yet)."""
         if not self.trust:
             return 1.0
-        return min(1.0, self.trust.get(site, 0.0) / self.floor)
+        return min(1.0, self.of(site) / self.floor)

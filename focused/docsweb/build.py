@@ -111,9 +111,8 @@ def discovered_sites(edges: list[tuple[str, str]]) -> set[str]:
     from the seeds told real sites from hazards by construction: each real site had a seed's trust."""
     linking: defaultdict[str, set[str]] = defaultdict(set)
     for source, target in edges:
-        if host_of(source) != host_of(target):
-            linking[host_of(target)].add(host_of(source))
-    return {host for host, sources in linking.items() if len(sources) >= DISCOVERED_BY}
+        linking[host_of(target)].add(host_of(source))
+    return {host for host, sources in linking.items() if len(sources - {host}) >= DISCOVERED_BY}
 
 
 def _write_lines(path: Path, lines: list[str]) -> None:

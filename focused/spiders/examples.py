@@ -7,22 +7,17 @@ from typing import Any
 
 import scrapy
 from scrapy.http import Response
-from scrapy.settings import BaseSettings
 from twisted.python.failure import Failure
 
-from focused.addon import apply_defaults
+from focused.addon import FocusedSettings
 
 
-class ExamplesSpider(scrapy.Spider):
-    """Yields {"url", "label", "body"} per example; failures are kept in `self.failures`."""
+class ExamplesSpider(FocusedSettings, scrapy.Spider):
+    """Fetched as politely as a crawl, in any project. Yields {"url", "label", "body"} per example;
+    failures are kept in `self.failures`."""
 
     name = "examples"
     custom_settings = {"SCHEDULER": "scrapy.core.scheduler.Scheduler", "FOCUSED_PROGRESS_INTERVAL": 0}
-
-    @classmethod
-    def update_settings(cls, settings: BaseSettings) -> None:
-        super().update_settings(settings)
-        apply_defaults(settings)  # fetched as politely as a crawl, in any project (focused.addon)
 
     def __init__(self, examples: list[tuple[str, int]], **kwargs: Any):
         super().__init__(**kwargs)

@@ -22,10 +22,9 @@ from scrapy.utils.url import url_is_from_any_domain
 from twisted.python.failure import Failure
 
 from focused import signals as focused_signals
-from focused.addon import apply_defaults
+from focused.addon import FocusedSettings, require
 from focused.classifier import ClassifierError, PageClassifier, card_path, load_classifier
 from focused.credibility import Envelope, NoveltyIndex, content_features, topic_words
-from focused.distributed import require_redis
 from focused.extract import Link, Page, extract, is_html, looks_binary
 from focused.hosthealth import failure_reason
 from focused.items import PageItem
@@ -33,7 +32,7 @@ from focused.neardup import SimHashIndex
 from focused.profile import Profile, ProfileError, load_profile
 from focused.relevance import KeywordCoverage
 from focused.rendering import META as RENDER
-from focused.rendering import enable_rendering, looks_like_app_shell, rendering_wanted, require_browser
+from focused.rendering import enable_rendering, looks_like_app_shell, rendering_wanted
 from focused.spam import is_stuffed
 from focused.strategies import load_strategy
 from focused.worker import ModelWorker, PageJob, PageResult
@@ -48,13 +47,8 @@ if TYPE_CHECKING:
 logger = logging.getLogger(__name__)
 
 
-class FocusedSpider(scrapy.Spider):
+class FocusedSpider(FocusedSettings, scrapy.Spider):
     name = "focused"
-
-    @classmethod
-    def update_settings(cls, settings: BaseSettings) -> None:
-        super().update_settings(settings)
-        apply_defaults(settings)  # in any project, not only this one (focused.addon)
 
     @classmethod
     def from_crawler(cls, crawler: Crawler, *args: Any, **kwargs: Any) -> Self:
@@ -74,9 +68,9 @@ class FocusedSpider(scrapy.Spider):
         except ProfileError as exc:
             raise UsageError(str(exc)) from None
         if settings.get("FOCUSED_REDIS_URL"):
-            require_redis()
+            require("redis", "redis", "FOCUSED_REDIS_URL")
         if rendering_wanted(settings, profile.render_hosts):
-            require_browser()
+            require("scrapy_playwright", "render", "rendering (FOCUSED_RENDER_HOSTS, _DETECT, render_hosts)")
         directory = Path(settings.get("FOCUSED_CLASSIFIERS_DIR"))
         trained = card_path(directory, profile.name).exists()
         strategy = arguments.get("strategy") or ("focused" if trained else None)

@@ -239,7 +239,7 @@ class Focused(Strategy):
     def outranks(self, url: str, earlier: str) -> bool:
         """A page is the original of an earlier one on another site when its site is trusted more than one it
         would vouch for by a link (trust x DAMPING): a copy met first does not keep the original's credit."""
-        mine, theirs = (self.trust.trust.get(site_of(host_of(u)), 0.0) for u in (url, earlier))
+        mine, theirs = (self.trust.of(site_of(host_of(u))) for u in (url, earlier))
         return mine * DAMPING > theirs
 
     def disown(self, url: str) -> bool:
