@@ -1,8 +1,9 @@
 """The page classifier a crawl uses: a scikit-learn pipeline on disk, with its model card.
 
 classifiers/<name>.joblib holds the pipeline; classifiers/<name>.json, its card, records
-what it was trained on, its cross-validated metrics and the artifact's SHA-256. Pickles
-run code when loaded, so the hash is checked before anything is unpickled.
+what it was trained on, its cross-validated metrics and the artifact's SHA-256, and names the
+auditor (classifiers/<name>.audit.joblib: focused/audit.py). Pickles run code when loaded,
+so each hash is checked before anything is unpickled.
 """
 
 from __future__ import annotations
@@ -66,15 +67,29 @@ def load_classifier(directory: Path, profile_name: str) -> PageClassifier:
     card = json.loads(card_file.read_text())
     if card.get("profile") != profile_name:
         raise ClassifierError(f"{card_file} was trained for profile {card.get('profile')!r}, not {profile_name!r}")
-    artifact = directory / card["artifact"]
+    return PageClassifier(_unpickle(directory / card["artifact"], card["sha256"], profile_name), card)
+
+
+def load_auditor(directory: Path, classifier: PageClassifier) -> PageClassifier | None:
+    """The model that audits the crawl's harvest (focused/audit.py): the classifier itself when it is the
+    auditor, None when the card names none (trained without the embedding model)."""
+    audit = classifier.card.get("audit") or {}
+    if not audit.get("artifact"):
+        return classifier if audit.get("model") == classifier.kind else None
+    pipeline = _unpickle(directory / audit["artifact"], audit["sha256"], classifier.card["profile"])
+    return PageClassifier(pipeline, {**classifier.card, "model": audit["model"]})
+
+
+def _unpickle(artifact: Path, expected: str, profile_name: str) -> Any:
+    """Pickles run code when loaded: the artifact's hash must match its card's first."""
     if not artifact.exists():
         raise ClassifierError(f"{artifact} is missing; train again with `scrapy train profiles/{profile_name}.toml`")
     actual = sha256(artifact)
-    if actual != card["sha256"]:
+    if actual != expected:
         raise ClassifierError(
-            f"{artifact} does not match its card (SHA-256 {actual[:16]}... instead of {card['sha256'][:16]}...): "
+            f"{artifact} does not match its card (SHA-256 {actual[:16]}... instead of {expected[:16]}...): "
             "refusing to unpickle it; train again to replace it"
         )
     import joblib
 
-    return PageClassifier(joblib.load(artifact), card)
+    return joblib.load(artifact)

@@ -103,7 +103,7 @@ def load_crawl(path: Path) -> Crawl:
             times.append(item["fetched_at"])
         if url not in seen:
             seen.add(url)
-            pages.append(FetchedPage(url, item.get("relevance"), item.get("relevant")))
+            pages.append(FetchedPage(url, item.get("relevance"), item.get("relevant"), item.get("audited")))
     if not pages:
         raise EvaluationError(f"{path}: an empty crawl (no fetched pages)")
     return Crawl(path, strategy or path.stem, pages, _seconds(times))

@@ -28,6 +28,7 @@ class FetchedPage:
     url: str  # canonical
     estimate: float | None  # the crawler's own relevance estimate, if it recorded one
     judged_relevant: bool | None  # the crawler's own verdict
+    audited: bool | None = None  # the auditor's verdict, on the pages it sampled (focused/audit.py)
 
 
 def found(urls: Sequence[str], targets: Collection[str]) -> np.ndarray:
@@ -96,10 +97,14 @@ def calibration(pages: Sequence[FetchedPage], relevant: Collection[str]) -> dict
         for b in range(RELIABILITY_BINS)
         if (bins == b).any()
     ]
+    audited = [p.audited for p in judged if p.audited is not None]
     return {
         "pages": len(judged),
-        "estimated_harvest": round(float(verdict.mean()), 4),  # the crawl's own estimate (focused/progress.py) ...
+        # the crawl's own estimate (focused/progress.py): its auditor's, on the pages audited, if it had one ...
+        "estimated_harvest": round(float(np.mean(audited if audited else verdict)), 4),
         "labeled_harvest": round(float(truth.mean()), 4),  # ... and the labels' verdict on the same pages
+        "audited_pages": len(audited),
+        "classifier_harvest": round(float(verdict.mean()), 4),  # the share the crawl's classifier judged relevant
         "precision": round(float(precision_score(truth, verdict, zero_division=0)), 4),
         "recall": round(float(recall_score(truth, verdict, zero_division=0)), 4),
         "brier": round(float(brier_score_loss(truth, estimate)), 4) if truth.any() and not truth.all() else None,

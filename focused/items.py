@@ -16,6 +16,7 @@ class PageItem:
     score: float  # the frontier priority when the URL was handed out
     relevance: float  # page relevance estimate, 0..1
     relevant: bool  # relevance >= the profile's relevance_threshold
+    audited: bool | None  # the auditor's verdict, for the pages it samples (focused/audit.py); else None
     title: str
     text: str
     content_type: str

@@ -127,6 +127,10 @@ FOCUSED_MIN_WORD_DIVERSITY = 0.2
 FOCUSED_OOD_TOLERANCE = 0.25
 # Seconds between progress lines (0 turns them off).
 FOCUSED_PROGRESS_INTERVAL = 5.0
+# Share of pages, chosen by a hash of the URL, that the auditor (the embedding model trained beside
+# the classifier) judges: the crawl's harvest estimate is its verdicts', not those of the classifier
+# the crawl follows (focused/audit.py). 0: no audit, the classifier's own share judged relevant.
+FOCUSED_AUDIT_SHARE = 0.1
 # Lexical strategy (shark-search): relevance inherited from the parent fades by
 # FOCUSED_LEXICAL_DECAY per link; FOCUSED_LEXICAL_INHERIT is its share of the score, the rest
 # is split between anchor, context and URL similarity by FOCUSED_LEXICAL_WEIGHTS.

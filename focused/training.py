@@ -7,7 +7,9 @@ its cross-validated ROC AUC above chance times the pages per second a crawl can 
 with it (a model ten times as slow must be that much better), among the models installed (the
 embedding model is an extra: pip install "focused[embedding]"). The profile's description and
 keywords are one more positive example, so a topic with few examples still trains. The card
-also records the range of the examples' content statistics (focused/credibility.py).
+also records the range of the examples' content statistics (focused/credibility.py), and the
+auditor: the embedding model, trained beside the crawl's model whenever it is installed, that
+judges the crawl's harvest on a sample of its pages (focused/audit.py).
 """
 
 from __future__ import annotations
@@ -45,6 +47,7 @@ MIN_PER_CLASS = 5
 PAGE_SECONDS = 1 / 30
 CALIBRATION_BINS = 10
 TEXT_SUFFIXES = {".html", ".htm", ".txt"}
+AUDITOR = "embedding"  # the model of another kind than TF-IDF's word counts: its errors are not the crawl's
 
 
 class TrainingError(ValueError):
@@ -163,21 +166,34 @@ def crawl_value(metrics: dict[str, float]) -> float:
     return (metrics["roc_auc"] - 0.5) / (PAGE_SECONDS + 1 / metrics["texts_per_second"])
 
 
-def train(examples: list[Example], model: str, show_progress: bool = True) -> tuple[Pipeline, str, dict[str, dict[str, float]]]:
-    """Fit the requested model (or both, for `auto`); returns the pipeline kept, its kind, all metrics."""
+@dataclass
+class Trained:
+    pipelines: dict[str, Pipeline]  # by kind: the one kept, and the auditor if it is another
+    kind: str  # the model kept for the crawl
+    metrics: dict[str, dict[str, float]]  # by kind: every model fitted
+    auditor: str | None  # the model that audits the crawl's harvest (None: not installed)
+
+    @property
+    def pipeline(self) -> Pipeline:
+        return self.pipelines[self.kind]
+
+
+def train(examples: list[Example], model: str, show_progress: bool = True) -> Trained:
+    """Fit the requested model (or both, for `auto`) and the auditor; keep the best requested one."""
     check_examples(examples)
     texts = [page_text(e.title, e.text) for e in examples]
     y = np.array([e.label for e in examples])
-    kinds = ["tfidf", "embedding"] if model == "auto" else [model]
-    if "embedding" in kinds and find_spec("sentence_transformers") is None:
-        if model == "embedding":
-            raise TrainingError('the embedding model needs sentence-transformers: pip install "focused[embedding]"')
-        kinds = ["tfidf"]  # auto chooses among the models installed
-    fitted = {kind: evaluate(kind, texts, y, show_progress) for kind in kinds}
+    installed = find_spec("sentence_transformers") is not None
+    if model == "embedding" and not installed:
+        raise TrainingError('the embedding model needs sentence-transformers: pip install "focused[embedding]"')
+    requested = ["tfidf", "embedding"] if model == "auto" and installed else ["tfidf"] if model == "auto" else [model]
+    auditor = AUDITOR if installed else None
+    fitted = {kind: evaluate(kind, texts, y, show_progress) for kind in dict.fromkeys([*requested, *filter(None, [auditor])])}
     for _, metrics in fitted.values():
         metrics["crawl_value"] = crawl_value(metrics)
-    chosen = max(kinds, key=lambda k: fitted[k][1]["crawl_value"])
-    return fitted[chosen][0], chosen, {k: m for k, (_, m) in fitted.items()}
+    chosen = max(requested, key=lambda k: fitted[k][1]["crawl_value"])
+    kept = {chosen, auditor} - {None}
+    return Trained({k: fitted[k][0] for k in kept}, chosen, {k: m for k, (_, m) in fitted.items()}, auditor)
 
 
 def fit_envelope(examples: list[Example], profile: Profile) -> Envelope:
@@ -187,36 +203,48 @@ def fit_envelope(examples: list[Example], profile: Profile) -> Envelope:
     return Envelope.fit([content_features(e.title, e.text, words) for e in pages], [e.label == 1 for e in pages])
 
 
-def save(pipeline: Pipeline, kind: str, metrics: dict, examples: list[Example], profile: Profile, directory: Path,
+def save(trained: Trained, examples: list[Example], profile: Profile, directory: Path,
          skipped: dict[str, str] | None = None) -> Path:
-    """Write classifiers/<name>.joblib and its card classifiers/<name>.json; `skipped` lists the examples
-    that could not be fetched, and why."""
+    """Write classifiers/<name>.joblib (the auditor's: <name>.audit.joblib) and the card
+    classifiers/<name>.json; `skipped` lists the examples that could not be fetched, and why."""
     import joblib
     import sklearn
 
     directory.mkdir(parents=True, exist_ok=True)
     artifact = directory / f"{profile.name}.joblib"
-    joblib.dump(pipeline, artifact)
+    joblib.dump(trained.pipeline, artifact)
     card = {
         "profile": profile.name,
         "profile_file": str(profile.path),
         "created": datetime.now(UTC).isoformat(timespec="seconds"),
-        "model": kind,
-        "embedding_model": MODEL_NAME if kind == "embedding" else None,
+        "model": trained.kind,
+        "embedding_model": MODEL_NAME if "embedding" in trained.pipelines else None,
         "versions": _versions(sklearn.__version__),
         "training_set": [{"source": e.source, "label": e.label, "sha256": e.sha256} for e in examples],
         "skipped_examples": [{"source": url, "reason": why} for url, why in sorted((skipped or {}).items())],
-        "metrics": metrics,
+        "metrics": trained.metrics,
         "envelope": fit_envelope(examples, profile).to_dict(),
         "prior": sum(e.label for e in examples) / len(examples),
         "cross_validation": "stratified k-fold (k = min(5, smaller class)), threshold 0.5; "
                             "calibration_error: expected calibration error of the held-out predictions",
         "artifact": artifact.name,
         "sha256": sha256(artifact),
+        "audit": _save_auditor(trained, directory / f"{profile.name}.audit.joblib"),
     }
     path = card_path(directory, profile.name)
     path.write_text(json.dumps(card, indent=2) + "\n")
     return path
+
+
+def _save_auditor(trained: Trained, artifact: Path) -> dict[str, str] | None:
+    """The auditor's artifact, unless it is the crawl's own model (then the crawl's verdicts are the audit's)."""
+    artifact.unlink(missing_ok=True)  # a retrained profile keeps no stale auditor
+    if trained.auditor is None or trained.auditor == trained.kind:
+        return {"model": trained.auditor} if trained.auditor else None
+    import joblib
+
+    joblib.dump(trained.pipelines[trained.auditor], artifact)
+    return {"model": trained.auditor, "artifact": artifact.name, "sha256": sha256(artifact)}
 
 
 def _versions(sklearn_version: str) -> dict[str, str]:

@@ -18,6 +18,7 @@ from typing import Any
 
 import numpy as np
 
+from focused.audit import Auditor
 from focused.credibility import Reading, credible, new_content
 from focused.extract import Link
 from focused.strategies.base import ParentPage, Scored, Strategy
@@ -51,14 +52,17 @@ class PageResult:
 
 
 class ModelWorker:
-    def __init__(self, classify: Classify, strategy: Strategy, threshold: float, crawler: Any, prior: float = 0.0):
+    def __init__(self, classify: Classify, strategy: Strategy, threshold: float, crawler: Any, prior: float = 0.0,
+                 auditor: Auditor | None = None):
         self.classify = classify
+        self.auditor = auditor
         self.crawler = crawler  # its stats exist once the crawl starts
         self.strategy = strategy
         self.threshold = threshold
         self.prior = prior  # the training examples' share of positives: the first guess of the harvest
         self.believed = [0.0, 0.0]  # pages judged relevant, pages judged: each counted by its plausibility
         self.executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="focused-models")
+        self.auditing = ThreadPoolExecutor(max_workers=1, thread_name_prefix="focused-audit")
         self.waiting: list[tuple[PageJob, asyncio.Future]] = []
         self.busy = False
 
@@ -68,6 +72,17 @@ class ModelWorker:
         self.waiting.append((job, future))
         self._next_batch()
         return await future
+
+    async def audit(self, job: PageJob, result: PageResult) -> bool | None:
+        """The auditor's verdict on a page of its sample (None: not in it), on a thread of its own: the audit is no
+        stage of the crawl, and must not hold up the pages that are (a near-duplicate or a stuffed page is no new
+        relevant page, whatever its words)."""
+        if self.auditor is None or not self.auditor.wants(job.url):
+            return None
+        if job.duplicate or job.stuffed:
+            return False
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self.auditing, self.auditor.verdict, job.title, job.text, result.classifier)
 
     def dead_end(self, url: str, info: dict[str, Any]) -> None:
         """Tell the strategy, on the worker thread, that a link gave no page. Nobody awaits this, so a
@@ -85,7 +100,8 @@ class ModelWorker:
         return asyncio.get_event_loop().run_in_executor(self.executor, function, *args)
 
     def close(self) -> None:
-        self.executor.shutdown(wait=True, cancel_futures=True)
+        for executor in (self.executor, self.auditing):
+            executor.shutdown(wait=True, cancel_futures=True)
 
     def _next_batch(self) -> None:
         if self.busy or not self.waiting:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import subprocess
 import sys
 
+from focused.audit import sampled
 from focused.evaluation import harvest_rate
 from focused.localweb import adversarial
 from focused.localweb.web import LocalWeb
@@ -54,6 +55,14 @@ def test_focused_beats_lexical_and_breadth_first_and_tunnels(web, run_crawl, tmp
         assert abs(sum(signals.values()) - item["score"]) < 1e-3  # the contributions add up to the score
     assert any(item["evidence"]["signals"].get("hub", 0) > 0 for item in items)
     assert runs["focused"].stat("focused/frontier/rescored") > 0
+
+    # The harvest estimate is the auditor's (the embedding model trained beside the classifier), on a tenth of
+    # the pages, chosen by their URL's hash whatever the crawl thought of them.
+    audited = [item for item in items if item["audited"] is not None]
+    assert 0.04 * len(items) < len(audited) < 0.2 * len(items)
+    assert all(sampled(item["url"], 0.1) == (item["audited"] is not None) for item in items)
+    assert runs["focused"].stat("focused/audit/pages") == len(audited)
+    assert "'focused/estimate/source': 'audit'" in runs["focused"].log
 
 
 def test_link_farms_get_a_small_share_of_the_budget(adversarial_web, run_crawl, tmp_path):

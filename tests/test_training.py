@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from focused.classifier import ClassifierError, load_classifier
+from focused.classifier import ClassifierError, load_auditor, load_classifier
 from focused.localweb.web import LocalWeb
 from tests.conftest import REPO
 
@@ -52,7 +52,13 @@ def test_train_from_files_and_urls_writes_artifact_card_and_metrics(web, tmp_pat
     fetched = {(e["host"], e["path"]) for e in web.entries()}
     assert ("sqlzone.example", "/section0/article1.html") in fetched  # really fetched, over HTTP
     assert ("sqlzone.example", "/robots.txt") in fetched  # politely
-    on_topic, off_topic = load_classifier(tmp_path / "models", "sql")(held_out())
+    classifier = load_classifier(tmp_path / "models", "sql")
+    on_topic, off_topic = classifier(held_out())
+    assert on_topic > 0.5 > off_topic
+    assert card["audit"]["model"] == "embedding" and (tmp_path / "models" / card["audit"]["artifact"]).exists()
+    auditor = load_auditor(tmp_path / "models", classifier)  # trained beside the kept model, to judge the harvest
+    assert auditor.kind == "embedding" and "audits the harvest" in done.stdout
+    on_topic, off_topic = auditor(held_out())
     assert on_topic > 0.5 > off_topic
 
 
@@ -63,13 +69,14 @@ def held_out() -> list[tuple[str, str]]:
     return [(page.title, " ".join(page.paragraphs)) for page in pages]
 
 
-def test_a_tampered_artifact_is_refused_before_unpickling(tmp_path):
+@pytest.mark.parametrize("name", ["sql.joblib", "sql.audit.joblib"])
+def test_a_tampered_artifact_is_refused_before_unpickling(tmp_path, name):
     profile = profile_with(tmp_path, *FOLDERS)
     assert train(profile, tmp_path / "models").returncode == 0
-    artifact = tmp_path / "models" / "sql.joblib"
+    artifact = tmp_path / "models" / name
     artifact.write_bytes(artifact.read_bytes() + b"\0")
     with pytest.raises(ClassifierError, match="does not match its card"):
-        load_classifier(tmp_path / "models", "sql")
+        load_auditor(tmp_path / "models", load_classifier(tmp_path / "models", "sql"))
     done = subprocess.run(
         [sys.executable, "-m", "scrapy", "crawl", "focused", "-a", f"profile={profile}",
          "-s", f"FOCUSED_CLASSIFIERS_DIR={tmp_path / 'models'}"],
@@ -94,8 +101,10 @@ def test_the_embedding_model_trains_offline(tmp_path):
     assert done.returncode == 0, done.stderr[-2000:]
     card = json.loads((tmp_path / "models" / "sql.json").read_text())
     assert card["model"] == "embedding" and card["embedding_model"] == "all-MiniLM-L6-v2"
-    on_topic, off_topic = load_classifier(tmp_path / "models", "sql")(held_out())
+    classifier = load_classifier(tmp_path / "models", "sql")
+    on_topic, off_topic = classifier(held_out())
     assert on_topic > 0.5 > off_topic
+    assert card["audit"] == {"model": "embedding"} and load_auditor(tmp_path / "models", classifier) is classifier
 
 
 @pytest.mark.parametrize(

@@ -5,11 +5,14 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from scrapy import signals
 from scrapy.commands import ScrapyCommand
 from scrapy.exceptions import UsageError
+
+if TYPE_CHECKING:
+    from focused.training import Trained
 
 
 class Command(ScrapyCommand):
@@ -40,13 +43,13 @@ class Command(ScrapyCommand):
             fetched, skipped = self._fetch(urls)
             examples = [profile_example(profile), *local_examples(files)]
             examples += [example_from(i["url"], i["label"], i["body"], i["url"]) for i in fetched]
-            pipeline, kind, metrics = train(examples, opts.model)
+            trained = train(examples, opts.model)
         except (ProfileError, TrainingError) as exc:
             print(f"focused: {exc}", file=sys.stderr)
             self.exitcode = 2
             return
-        card = save(pipeline, kind, metrics, examples, profile, Path(opts.output), skipped)
-        self._report(profile.name, kind, metrics, len(examples), card)
+        card = save(trained, examples, profile, Path(opts.output), skipped)
+        self._report(profile.name, trained, len(examples), card)
 
     def _fetch(self, urls: list[tuple[str, int]]) -> tuple[list[dict[str, Any]], dict[str, str]]:
         """Fetch example URLs with the project's settings (robots.txt, politeness, http_proxy). An example that
@@ -76,12 +79,13 @@ class Command(ScrapyCommand):
         return items, failures
 
     @staticmethod
-    def _report(name: str, kind: str, metrics: dict[str, dict[str, float]], count: int, card: Path) -> None:
+    def _report(name: str, trained: Trained, count: int, card: Path) -> None:
         print(f"\nProfile {name}: {count} examples, stratified cross-validation")
         print(f"{'model':<10} {'precision':>9} {'recall':>7} {'F1':>6} {'ROC AUC':>8} {'calib.':>7} {'texts/s':>8}"
               f" {'value':>6}")
-        for model, m in metrics.items():
-            mark = "  <- kept" if model == kind else ""
+        for model, m in trained.metrics.items():
+            role = ["kept"] * (model == trained.kind) + ["audits the harvest"] * (model == trained.auditor)
+            mark = f"  <- {', '.join(role)}" if role else ""
             print(f"{model:<10} {m['precision']:9.3f} {m['recall']:7.3f} {m['f1']:6.3f} {m['roc_auc']:8.3f} "
                   f"{m['calibration_error']:7.3f} {m['texts_per_second']:8.0f} {m['crawl_value']:6.1f}{mark}")
         print("calib.: expected calibration error on held-out examples; value: (ROC AUC - 0.5) x pages/s a crawl "

@@ -10,8 +10,9 @@ from __future__ import annotations
 import logging
 from collections.abc import AsyncIterator, Sequence
 from datetime import UTC, datetime
+from importlib.util import find_spec
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import numpy as np
 import scrapy
@@ -23,7 +24,8 @@ from twisted.python.failure import Failure
 
 from focused import signals as focused_signals
 from focused.addon import FocusedSettings, require
-from focused.classifier import ClassifierError, PageClassifier, card_path, load_classifier
+from focused.audit import Auditor
+from focused.classifier import ClassifierError, PageClassifier, card_path, load_auditor, load_classifier
 from focused.credibility import Envelope, NoveltyIndex, content_features, topic_words
 from focused.extract import Link, Page, extract, is_html, looks_binary
 from focused.hosthealth import failure_reason
@@ -47,6 +49,13 @@ if TYPE_CHECKING:
 logger = logging.getLogger(__name__)
 
 
+class Arguments(NamedTuple):
+    profile: Profile
+    strategy: str
+    classifier: PageClassifier | None
+    auditor: PageClassifier | None  # the model that judges the harvest (the classifier itself, if it is the one)
+
+
 class FocusedSpider(FocusedSettings, scrapy.Spider):
     name = "focused"
 
@@ -58,8 +67,8 @@ class FocusedSpider(FocusedSettings, scrapy.Spider):
         return spider
 
     @staticmethod
-    def check_arguments(settings: BaseSettings, arguments: dict[str, Any]) -> tuple[Profile, str, PageClassifier | None]:
-        """Profile, strategy name and classifier the arguments ask for, or UsageError saying what is wrong."""
+    def check_arguments(settings: BaseSettings, arguments: dict[str, Any]) -> Arguments:
+        """Profile, strategy name, classifier and auditor the arguments ask for, or UsageError saying what is wrong."""
         path = arguments.get("profile")
         if not path:
             raise UsageError("a topic profile is required: scrapy crawl focused -a profile=profiles/NAME.toml")
@@ -85,13 +94,15 @@ class FocusedSpider(FocusedSettings, scrapy.Spider):
         if strategy == "focused" and not trained:
             raise UsageError(f"strategy 'focused' needs a trained classifier: run `scrapy train {path}` first")
         try:
-            return profile, strategy, load_classifier(directory, profile.name) if trained else None
+            classifier = load_classifier(directory, profile.name) if trained else None
+            audited = classifier is not None and settings.getfloat("FOCUSED_AUDIT_SHARE") > 0
+            return Arguments(profile, strategy, classifier, load_auditor(directory, classifier) if audited else None)
         except ClassifierError as exc:
             raise UsageError(str(exc)) from None
 
     def setup(self, crawler: Crawler, arguments: dict[str, Any]) -> None:
         settings = crawler.settings
-        self.profile, strategy, classifier = self.check_arguments(settings, arguments)
+        self.profile, strategy, classifier, judge = self.check_arguments(settings, arguments)
         self.strategy = load_strategy(crawler, strategy, self.profile)
         settings.set("CLOSESPIDER_PAGECOUNT", self.profile.max_pages, priority="spider")
         self.allowed_domains = list(self.profile.allowed_domains)
@@ -103,14 +114,33 @@ class FocusedSpider(FocusedSettings, scrapy.Spider):
         tolerance = settings.getfloat("FOCUSED_OOD_TOLERANCE")
         self.envelope = Envelope.from_dict(card["envelope"], tolerance) if "envelope" in card and tolerance else None
         self.topic_words = topic_words(self.profile.keywords)
-        self.calibration_error = card.get("metrics", {}).get(card.get("model"), {}).get("calibration_error", 0.0)
+        auditor = self._auditor(settings, classifier, judge)
+        self.estimate_source = "audit" if auditor else "classifier"
+        estimated_by = judge if auditor else classifier  # whose calibration error widens the estimate's interval
+        self.calibration_error = card.get("metrics", {}).get(estimated_by and estimated_by.kind, {}).get(
+            "calibration_error", 0.0)
         self.worker = ModelWorker(classifier or KeywordBatch(self.profile), self.strategy,
-                                  self.profile.relevance_threshold, crawler, card.get("prior", 0.0))
+                                  self.profile.relevance_threshold, crawler, card.get("prior", 0.0), auditor)
         self.context_words = settings.getint("FOCUSED_CONTEXT_WORDS")
         self.neardup_distance = settings.getint("FOCUSED_NEARDUP_DISTANCE")
         self.min_word_diversity = settings.getfloat("FOCUSED_MIN_WORD_DIVERSITY")
         self.state: dict[str, Any] = {}  # replaced by the saved state when JOBDIR is set
         logger.info("Strategy %s, page relevance from %s", strategy, self.relevance_model)
+
+    def _auditor(self, settings: BaseSettings, classifier: PageClassifier | None, judge: PageClassifier | None,
+                 ) -> Auditor | None:
+        """The judge of the harvest on a sample of pages (focused/audit.py), if the card names one."""
+        if classifier is None or settings.getfloat("FOCUSED_AUDIT_SHARE") <= 0:
+            return None
+        if judge is None or (judge.kind == "embedding" and find_spec("sentence_transformers") is None):
+            logger.warning('No auditor for %s (it needs the embedding extra: pip install "focused[embedding]", then '
+                           "train again): the harvest estimate is the classifier's own share of pages judged "
+                           "relevant, which a crawl ordered by that classifier overstates", self.profile.name)
+            return None
+        if judge is not classifier:
+            judge([("", "")])  # its model loaded now: loaded on the first sampled page, it stalled the model thread
+        return Auditor(None if judge is classifier else judge, settings.getfloat("FOCUSED_AUDIT_SHARE"),
+                       self.profile.relevance_threshold)
 
     @property
     def neardup(self) -> SimHashIndex:
@@ -129,6 +159,7 @@ class FocusedSpider(FocusedSettings, scrapy.Spider):
     async def start(self) -> AsyncIterator[scrapy.Request]:
         self._resume_strategy()
         self.crawler.stats.set_value("focused/estimate/calibration_error", self.calibration_error)
+        self.crawler.stats.set_value("focused/estimate/source", self.estimate_source)
         for url in self.profile.seeds:
             seed = self.strategy.seed(url)
             yield scrapy.Request(url, meta={"focused": {"score": seed.score, "signals": seed.signals}})
@@ -189,8 +220,22 @@ class FocusedSpider(FocusedSettings, scrapy.Spider):
                 "signals": scored.signals,
             }
             yield scrapy.Request(link.url, meta={"focused": meta})
+        audited = await self._audit(job, result)
         # The item last: once it is written, its links are in the frontier (and in a JOBDIR's journal).
-        yield self._item(response, page, result, duplicate_of, len(links), job)
+        yield self._item(response, page, result, duplicate_of, len(links), job, audited)
+
+    async def _audit(self, job: PageJob, result: PageResult) -> bool | None:
+        """The auditor's verdict, counted; a page it cannot judge is logged and counted, and not audited."""
+        try:
+            audited = await self.worker.audit(job, result)
+        except Exception as exc:
+            logger.warning("Could not audit %s: %r", job.url, exc)
+            self.crawler.stats.inc_value(f"focused/audit/failed/{type(exc).__name__}")
+            return None
+        if audited is not None:
+            self.crawler.stats.inc_value("focused/audit/pages")
+            self.crawler.stats.inc_value("focused/audit/relevant", int(audited))
+        return audited
 
     def failed(self, failure: Failure) -> None:
         """The errback of every request: a fetch that gave no page is logged and counted, and the crawl goes on."""
@@ -224,7 +269,7 @@ class FocusedSpider(FocusedSettings, scrapy.Spider):
         return kept
 
     def _item(self, response: Response, page: Page, result: PageResult, duplicate_of: str | None, outlinks: int,
-              job: PageJob) -> PageItem:
+              job: PageJob, audited: bool | None) -> PageItem:
         info = response.meta.get("focused", {})
         return PageItem(
             url=response.url,
@@ -235,6 +280,7 @@ class FocusedSpider(FocusedSettings, scrapy.Spider):
             score=info.get("score", 0.0),
             relevance=round(result.relevance, 4),
             relevant=result.relevant,
+            audited=audited,
             title=page.title,
             text=page.text,
             content_type=(response.headers.get("Content-Type") or b"").decode("latin-1"),
