@@ -3,7 +3,7 @@
     make benchweb                      # once: Debian doc packages + python -m focused.docsweb build
     python -m benchmarks.side_by_side [--root benchweb] [--pages 1000] [--runs 1] [--tag NAME -s SETTING=VALUE]
 
-For each topic of the benchmark web: trains the topic's classifier (TF-IDF) from its few
+For each topic of the benchmark web: trains the topic's classifier (TF-IDF; its auditor, MiniLM) from its few
 examples, crawls the web with every strategy at the same page budget and politeness
 settings, evaluates each crawl with `scrapy evaluate` against the topic's labels (plots and
 summary.json in ROOT/results/TOPIC/, TOPIC-N with several runs; under ROOT/variants/TAG/ with
@@ -155,8 +155,8 @@ def main() -> None:
     finally:
         server.terminate()
     print("\n".join(tables))
-    print("\nH@K: harvest rate of the first K pages; est.: the crawl's own estimate of its harvest (share of pages "
-          "judged relevant); R@K: recall of the topic's labeled pages; hazard: share of pages on hazard hosts; "
+    print("\nH@K: harvest rate of the first K pages; est.: the crawl's own estimate of its harvest (its auditor's share "
+          "of a sample of pages judged relevant: focused/audit.py); R@K: recall of the topic's labeled pages; hazard: share of pages on hazard hosts; "
           "P_ST(PR)@500: share of the top-10% PageRank pages fetched by 500.")
 
 
