@@ -12,8 +12,10 @@ from focused.localweb.web import LocalWeb
 from tests.conftest import start_web
 
 # The crawl ends by itself (seeds and their links): a CLOSESPIDER_PAGECOUNT cut would race the last
-# response, which Scrapy may or may not hand to the spider before it closes.
-STEADY = {"CONCURRENT_REQUESTS": 1, "FOCUSED_LATENCY_FACTOR": 0, "FOCUSED_PATIENCE": 0, "DEPTH_LIMIT": 1}
+# response, which Scrapy may or may not hand to the spider before it closes. No audit: an audited page's
+# item waits for the auditor's thread, and the next page's item may be written before it.
+STEADY = {"CONCURRENT_REQUESTS": 1, "FOCUSED_LATENCY_FACTOR": 0, "FOCUSED_PATIENCE": 0, "DEPTH_LIMIT": 1,
+          "FOCUSED_AUDIT_SHARE": 0}
 
 
 def records(path: Path) -> list:
