@@ -15,7 +15,8 @@ from typing import Any
 import pytest
 
 REPO = Path(__file__).resolve().parents[1]
-FAST = {"DOWNLOAD_DELAY": 0, "FOCUSED_PROGRESS_INTERVAL": 0, "TELNETCONSOLE_ENABLED": False}
+# No audit unless a test asks for it (test_crawl_focused): loading MiniLM costs every crawl seconds.
+FAST = {"DOWNLOAD_DELAY": 0, "FOCUSED_PROGRESS_INTERVAL": 0, "TELNETCONSOLE_ENABLED": False, "FOCUSED_AUDIT_SHARE": 0}
 
 
 @dataclass

@@ -22,7 +22,8 @@ def trained_settings(tmp_path) -> dict:
         cwd=REPO, capture_output=True, text=True, timeout=300,
     )
     assert trained.returncode == 0, trained.stderr[-2000:]
-    return {"CLOSESPIDER_PAGECOUNT": BUDGET, "CONCURRENT_REQUESTS_PER_DOMAIN": 2, "FOCUSED_CLASSIFIERS_DIR": models}
+    return {"CLOSESPIDER_PAGECOUNT": BUDGET, "CONCURRENT_REQUESTS_PER_DOMAIN": 2, "FOCUSED_CLASSIFIERS_DIR": models,
+            "FOCUSED_AUDIT_SHARE": 0.1}
 
 
 def test_focused_beats_lexical_and_breadth_first_and_tunnels(web, run_crawl, tmp_path):
