@@ -186,14 +186,15 @@ def train(examples: list[Example], model: str, show_progress: bool = True) -> Tr
     installed = find_spec("sentence_transformers") is not None
     if model == "embedding" and not installed:
         raise TrainingError('the embedding model needs sentence-transformers: pip install "focused[embedding]"')
-    requested = ["tfidf", "embedding"] if model == "auto" and installed else ["tfidf"] if model == "auto" else [model]
+    requested = [model] if model != "auto" else ["tfidf", "embedding"] if installed else ["tfidf"]
     auditor = AUDITOR if installed else None
-    fitted = {kind: evaluate(kind, texts, y, show_progress) for kind in dict.fromkeys([*requested, *filter(None, [auditor])])}
+    kinds = list(dict.fromkeys(requested + ([AUDITOR] if installed else [])))  # the auditor too, once
+    fitted = {kind: evaluate(kind, texts, y, show_progress) for kind in kinds}
     for _, metrics in fitted.values():
         metrics["crawl_value"] = crawl_value(metrics)
     chosen = max(requested, key=lambda k: fitted[k][1]["crawl_value"])
-    kept = {chosen, auditor} - {None}
-    return Trained({k: fitted[k][0] for k in kept}, chosen, {k: m for k, (_, m) in fitted.items()}, auditor)
+    kept = {k: fitted[k][0] for k in (chosen, auditor) if k}
+    return Trained(kept, chosen, {k: m for k, (_, m) in fitted.items()}, auditor)
 
 
 def fit_envelope(examples: list[Example], profile: Profile) -> Envelope:
@@ -239,8 +240,10 @@ def save(trained: Trained, examples: list[Example], profile: Profile, directory:
 def _save_auditor(trained: Trained, artifact: Path) -> dict[str, str] | None:
     """The auditor's artifact, unless it is the crawl's own model (then the crawl's verdicts are the audit's)."""
     artifact.unlink(missing_ok=True)  # a retrained profile keeps no stale auditor
-    if trained.auditor is None or trained.auditor == trained.kind:
-        return {"model": trained.auditor} if trained.auditor else None
+    if trained.auditor is None:
+        return None
+    if trained.auditor == trained.kind:
+        return {"model": trained.auditor}
     import joblib
 
     joblib.dump(trained.pipelines[trained.auditor], artifact)

@@ -130,17 +130,18 @@ class FocusedSpider(FocusedSettings, scrapy.Spider):
     def _auditor(self, settings: BaseSettings, classifier: PageClassifier | None, judge: PageClassifier | None,
                  ) -> Auditor | None:
         """The judge of the harvest on a sample of pages (focused/audit.py), if the card names one."""
-        if classifier is None or settings.getfloat("FOCUSED_AUDIT_SHARE") <= 0:
+        share = settings.getfloat("FOCUSED_AUDIT_SHARE")
+        if classifier is None or share <= 0:
             return None
         if judge is None or (judge.kind == "embedding" and find_spec("sentence_transformers") is None):
             logger.warning('No auditor for %s (it needs the embedding extra: pip install "focused[embedding]", then '
                            "train again): the harvest estimate is the classifier's own share of pages judged "
                            "relevant, which a crawl ordered by that classifier overstates", self.profile.name)
             return None
-        if judge is not classifier:
-            judge([("", "")])  # its model loaded now: loaded on the first sampled page, it stalled the model thread
-        return Auditor(None if judge is classifier else judge, settings.getfloat("FOCUSED_AUDIT_SHARE"),
-                       self.profile.relevance_threshold)
+        if judge is classifier:
+            return Auditor(None, share, self.profile.relevance_threshold)
+        judge([("", "")])  # its model loaded now: loaded on the first sampled page, it stalled the model thread
+        return Auditor(judge, share, self.profile.relevance_threshold)
 
     @property
     def neardup(self) -> SimHashIndex:
