@@ -22,7 +22,6 @@ from scrapy.utils.misc import build_from_crawler, load_object
 
 from focused import signals as focused_signals
 from focused.distributed import RedisDupeFilter, RedisFrontier, connect, crawl_key
-from focused.extract import is_html
 from focused.feeds import local_json_lines_feeds, written_urls
 from focused.frontier import Frontier, Record
 from focused.jobstate import JobState
@@ -74,6 +73,7 @@ class FocusedScheduler:
         self.codec = RecordCodec()
         self.admitted: dict[str, int] = {}
         self.seq = 0
+        self.outstanding: set[int] = set()  # records handed out and not finished yet
         self.parked_until = 0.0
         self.wakeup: DelayedCall | None = None  # the pending call that has the engine ask again
         self.scored_version = 0  # the strategy's model version the frontier's scores come from
@@ -123,6 +123,7 @@ class FocusedScheduler:
     def close(self, reason: str) -> Any:
         if self.wakeup is not None and self.wakeup.active():
             self.wakeup.cancel()
+        self.stats.set_value("focused/frontier/unfinished", len(self.outstanding))  # 0 when a crawl ran out
         self._save()
         self.frontier.close()
         return self.df.close(reason)
@@ -173,6 +174,7 @@ class FocusedScheduler:
                 continue
             request = self.codec.to_request(record, self.spider)
             self.hosts.handed_out(host, id(request))
+            self.outstanding.add(record.seq)
             self.stats.inc_value("focused/frontier/dequeued")
             self.stats.set_value("focused/frontier/size", len(self.frontier))
             self.stats.set_value("focused/frontier/hosts", self.frontier.hosts)
@@ -245,8 +247,9 @@ class FocusedScheduler:
         connect(self._downloaded, signal=signals.response_downloaded)
         connect(self._failed, signal=focused_signals.host_failed)
         connect(self._succeeded, signal=focused_signals.host_succeeded)
-        connect(self._response_received, signal=signals.response_received)
-        connect(self._item_scraped, signal=signals.item_scraped)
+        for ended in (signals.item_scraped, signals.item_dropped, signals.item_error, signals.spider_error):
+            connect(self._answered, signal=ended)
+        connect(self._skipped, signal=focused_signals.page_skipped)
         connect(self._request_failed, signal=focused_signals.request_failed)
 
     def _robots_parsed(self, robotparser: Any, request: Request) -> None:
@@ -276,16 +279,18 @@ class FocusedScheduler:
     def _succeeded(self, host: str) -> None:
         self.hosts.succeeded(host)
 
-    # --- JOBDIR persistence ---------------------------------------------------
-    def _response_received(self, response: Response, request: Request) -> None:
-        """A response that will not become an item finishes its request (an item finishes it when written)."""
-        if response.status != 200 or not is_html(response):
-            self._finished(request.meta.get("focused", {}).get("seq"))
-
-    def _item_scraped(self, item: Any, response: Response) -> None:
+    # --- the end of a request: every way a handed-out request can end finishes it here ----------
+    # (a redirect or a retry, in enqueue_request once its successor is journaled; robots.txt, in next_request)
+    def _answered(self, response: Response, **_: Any) -> None:
+        """Its item was written, dropped or failed in the pipeline, or its callback failed."""
         self._finished(response.meta.get("focused", {}).get("seq"))
 
+    def _skipped(self, request: Request) -> None:
+        """The spider read the response and writes no item for it."""
+        self._finished(request.meta.get("focused", {}).get("seq"))
+
     def _request_failed(self, request: Request) -> None:
+        """No response: a download error, an HTTP error status, or a middleware dropped it before download."""
         seq = request.meta.get("focused", {}).get("seq")
         if self.hosts.dropped(_host(request), id(request)):
             self.frontier.release(_host(request), 0.0, seq)
@@ -295,10 +300,12 @@ class FocusedScheduler:
         """A handed-out request is done with: the journal and a shared frontier's claims forget it."""
         if seq is None:
             return
+        self.outstanding.discard(seq)
         if self.jobstate:
             self.jobstate.finished(seq)
         self.frontier.finished(seq)
 
+    # --- JOBDIR persistence ---------------------------------------------------
     def _save(self) -> None:
         if self.jobstate is None:
             return

@@ -14,6 +14,8 @@ from typing import Any
 
 import pytest
 
+from focused.demo import start_redis
+
 REPO = Path(__file__).resolve().parents[1]
 # No audit unless a test asks for it (test_crawl_focused): loading MiniLM costs every crawl seconds.
 FAST = {"DOWNLOAD_DELAY": 0, "FOCUSED_PROGRESS_INTERVAL": 0, "TELNETCONSOLE_ENABLED": False, "FOCUSED_AUDIT_SHARE": 0}
@@ -87,6 +89,15 @@ def adversarial_web(tmp_path: Path) -> Iterator[WebServer]:
     yield server
     server.process.terminate()
     server.process.wait()
+
+
+@pytest.fixture
+def redis_url(tmp_path: Path) -> Iterator[str]:
+    """A redis-server of the test's own, on a free port."""
+    server, url = start_redis(tmp_path)
+    yield url
+    server.terminate()
+    server.wait()
 
 
 @pytest.fixture(scope="module")

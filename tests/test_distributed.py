@@ -11,24 +11,14 @@ import signal
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 import redis
 
-from focused.demo import start_redis
 from tests.conftest import FAST, REPO, WebServer, start_web
 
 KEY = "focused:test"
-
-
-@pytest.fixture
-def redis_url(tmp_path: Path) -> Iterator[str]:
-    server, url = start_redis(tmp_path)
-    yield url
-    server.terminate()
-    server.wait()
 
 
 def start(name: str, tmp_path: Path, proxy: str, redis_url: str, pages: int, **settings) -> subprocess.Popen:

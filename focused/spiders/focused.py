@@ -168,20 +168,17 @@ class FocusedSpider(FocusedSettings, scrapy.Spider):
     async def parse(self, response: Response) -> AsyncIterator[Any]:
         stats = self.crawler.stats
         if not is_html(response):
-            stats.inc_value("focused/skipped/not_html")
-            self._dead_end(response.request)
+            self._skip(response, "not_html")
             return
         if looks_binary(response.body):
             logger.warning("Skipping %s: binary data served as HTML", response.url)
-            stats.inc_value("focused/skipped/binary")
-            self._dead_end(response.request)
+            self._skip(response, "binary")
             return
         try:
             page = extract(response, self.context_words)
         except Exception as exc:  # a hostile page must not stop the crawl
             logger.warning("Skipping unparsable page %s: %r", response.url, exc)
-            stats.inc_value(f"focused/skipped/unparsable/{type(exc).__name__}")
-            self._dead_end(response.request)
+            self._skip(response, f"unparsable/{type(exc).__name__}")
             return
         for reason, count in page.dropped.items():
             stats.inc_value(f"focused/dropped/{reason}", count)
@@ -203,7 +200,7 @@ class FocusedSpider(FocusedSettings, scrapy.Spider):
             result = await self.worker.page(job)
         except Exception as exc:  # a page the models cannot score must not stop the crawl
             logger.warning("Skipping page %s that could not be scored: %r", response.url, exc)
-            stats.inc_value(f"focused/skipped/unscorable/{type(exc).__name__}")
+            self._skip(response, f"unscorable/{type(exc).__name__}", dead_end=False)
             return
         stats.inc_value("focused/pages")
         stats.inc_value("focused/relevant", int(result.relevant) - int(result.disowned))  # a copy judged before
@@ -246,6 +243,14 @@ class FocusedSpider(FocusedSettings, scrapy.Spider):
         self.crawler.signals.send_catch_log(focused_signals.request_failed, request=failure.request)
         if isinstance(failure.value, HttpError):
             self._dead_end(failure.request)
+
+    def _skip(self, response: Response, reason: str, dead_end: bool = True) -> None:
+        """A response that gives no item: counted, told to the scheduler (its request is done with) and, when
+        the server answered with nothing to read, to the strategy as a dead end."""
+        self.crawler.stats.inc_value(f"focused/skipped/{reason}")
+        if dead_end:
+            self._dead_end(response.request)
+        self.crawler.signals.send_catch_log(focused_signals.page_skipped, request=response.request)
 
     def _dead_end(self, request: scrapy.Request) -> None:
         """The server answered with nothing to read: a learning strategy should stop spending fetches on links
