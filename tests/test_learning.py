@@ -151,34 +151,10 @@ def test_exploration_goes_to_sites_the_crawl_has_barely_sampled():
     strategy = vouched(Focused(PROFILE, settings()), "www.known.example", "new.example")
     for i in range(3):
         strategy.score(page(f"http://www.known.example/{i}", 0.0), [])
-    links = [Link(url, "", "") for url in ("http://new.example/", "http://www.known.example/x")]
-    new, known = strategy.score(page("http://www.known.example/3", 0.0), links)
+    links = [Link(url, "", "") for url in ("http://new.example/", "http://www.known.example/x", "http://blog7.known.example/")]
+    new, known, subdomain = strategy.score(page("http://www.known.example/3", 0.0), links)
     assert new.signals["explore"] == pytest.approx(0.2) and known.signals["explore"] == pytest.approx(0.2 / 16)
-    subdomain, = strategy.rescore([{"url": "http://blog7.known.example/", "anchor": "", "context": ""}])
     assert subdomain.signals["explore"] == known.signals["explore"]  # a new host of a sampled site is not new
-
-
-def test_a_pages_links_into_one_new_site_share_one_look():
-    """Scored at once, ten links into a site never fetched from are one look: the best gets the bonus, the
-    next half of it, and so on; a link into another new site on the same page gets a whole bonus."""
-    strategy = vouched(Focused(PROFILE, settings()), "www.known.example", "farm.example", "other.example")
-    links = [Link(f"http://farm.example/{i}", "sql query" if i == 3 else "", "") for i in range(10)]
-    scored = strategy.score(page("http://www.known.example/", 0.0), links + [Link("http://other.example/", "", "")])
-    bonuses = [s.signals["explore"] for s in scored]
-    assert bonuses[3] == pytest.approx(0.2) and bonuses[-1] == pytest.approx(0.2)
-    assert sorted(bonuses[:10], reverse=True) == pytest.approx([0.2 * 0.5 ** k for k in range(10)])
-    rescored = strategy.rescore([{"url": link.url, "anchor": link.anchor, "context": "",
-                                  "parent_url": "http://www.known.example/"} for link in links])
-    assert [s.signals["explore"] for s in rescored] == pytest.approx(bonuses[:10])
-
-
-def test_a_site_not_read_yet_has_the_crawls_rate_not_a_coin_flip():
-    strategy = Focused(PROFILE, settings(FOCUSED_RESCORE_INTERVAL=10))
-    for i in range(10):  # one relevant page in ten: learning runs at the tenth
-        strategy.score(page(f"http://s/{i}", 0.9 if i == 0 else 0.0), [])
-    assert strategy.crawl_rate == pytest.approx((0.9 + 1) / (10 + 2))
-    assert strategy._site_rate("http://new.example/") == pytest.approx(strategy.crawl_rate)
-    assert strategy._site_rate("http://s/x") == pytest.approx((0.9 + 2 * strategy.crawl_rate) / (10 + 2))
 
 
 def test_links_that_gave_no_page_are_learned_as_wasted_fetches():

@@ -4,7 +4,7 @@
                 + w_parent · relevance(parent)
                 + w_context_graph · v(link) · c(parent)
                 + w_hub · hub(parent) · p(...)
-                + w_explore · ½^(pages fetched from the link's site + its links scored ahead of this one) · trust
+                + w_explore · ½^(pages fetched from the link's site) · trust
     all times min(1, allowance / (pages fetched + 1)) of the link's site, where
     allowance = (FOCUSED_HOST_PROBE + FOCUSED_HOST_YIELD · credible relevant pages) · believed share · trust
 
@@ -18,8 +18,8 @@ are a pay-level domain's (Lee et al. 2008); politeness stays per host.
   as little as it is worth, a near-duplicate teaches "nothing new" and so does a link that
   gave no page, such as a 404. Its features: the words of anchor, context and URL, their lexical
   similarity to the profile, the distance since the last relevant ancestor, the parent's
-  relevance and the target site's rate of new relevant content (the same soft labels, summed;
-  smoothed toward the whole crawl's rate, so a site barely read is an average site). Until it has seen FOCUSED_LINK_WARMUP pages of each class, the lexical similarity
+  relevance and the target site's smoothed rate of new relevant content (the same soft labels,
+  summed). Until it has seen FOCUSED_LINK_WARMUP pages of each class, the lexical similarity
   alone stands in for it.
 - c(parent) is the parent's credibility as a source: the plausibility of its content times
   its novelty (focused/credibility.py). A page stuffed with the topic's words, or text spun
@@ -44,12 +44,7 @@ are a pay-level domain's (Lee et al. 2008); politeness stays per host.
   strong hub (a manual page with 150 links) lifted all its links above real evidence.
 - the exploration bonus goes to links into sites the crawl has barely sampled, and halves
   with each page fetched there (a fetch that redirected elsewhere counts on the site that
-  redirected: doorway pages would otherwise keep the bonus forever) and with each link into
-  the same site scored ahead of it, best evidence first: a page's ten links into a new site
-  are one look, not ten. Scored at once, they all carried the first page's bonus until the
-  next re-scoring, and the site's probe went in a burst before any of its pages was judged
-  (session 32: 45 to 94 of the 74 to 191 hazard pages of each of 8 benchmark crawls were
-  fetched on a bonus their site had already spent). New regions of the web
+  redirected: doorway pages would otherwise keep the bonus forever): new regions of the web
   get a look, and then their observed outcomes (the site rate, the context graph) decide.
   A web ring of blogs on thousands of subdomains is one site: one bonus, not one per blog;
   a network of blogs on as many domains gets each bonus times the site's trust, so only as
@@ -98,7 +93,6 @@ from focused.urls import host_of, site_of
 EPOCHS = 5  # passes of SGD over each batch of new link outcomes
 LEAD_DISCOUNT = 0.5  # what a page two links on is worth, against one that the link's page links to
 LEAD_WINDOW = 20000  # the most recent paths the context graph is refit on
-RATE_PRIOR = 2  # pages' worth of the crawl's rate a site's own rate starts from
 
 
 def soft_examples(X: sparse.csr_matrix, soft: np.ndarray) -> tuple[sparse.csr_matrix, np.ndarray, np.ndarray]:
@@ -129,16 +123,6 @@ class SiteOutcomes:
         self.believed -= credibility
 
 
-def _ranks(sites: list[str], evidence: np.ndarray) -> list[int]:
-    """Per link, how many links into the same site come before it, best evidence first."""
-    ahead: dict[str, int] = {}
-    ranks = [0] * len(sites)
-    for i in np.argsort(-evidence, kind="stable"):
-        ranks[i] = ahead.get(sites[i], 0)
-        ahead[sites[i]] = ranks[i] + 1
-    return ranks
-
-
 class Focused(Strategy):
     name = "focused"
 
@@ -165,7 +149,6 @@ class Focused(Strategy):
         self._let_go = 0  # pages before this one no longer keep their arrival row
         self.credibility: list[float] = []  # per fetched page: its credibility as a source of links
         self.hubs = np.zeros(0)
-        self.crawl_rate = 0.5  # relevant and new pages per fetch over all sites, as of the last batch
         self.version = 0  # bumped when the models or a site's allowance change: the frontier should be re-scored
         self.left: dict[str, float] = {}  # per site: its allowance left when it last had the frontier re-scored
 
@@ -191,19 +174,18 @@ class Focused(Strategy):
             return []
         parents = self._parents(infos)
         p_link, v_link = self._link_values(infos, parents)
-        sites = [site_of(host_of(info["url"])) for info in infos]
-        evidences = p_link * np.array([self._credibility(parent) for parent in parents])
         w = self.weights
         scored = []
-        for info, site, parent, evidence, v, ahead in zip(infos, sites, parents, evidences.tolist(), v_link,
-                                                          _ranks(sites, evidences)):
+        for info, parent, p, v in zip(infos, parents, p_link, v_link):
+            site = site_of(host_of(info["url"]))
             outcomes, trust = self._site(site), self.trust.factor(site)
+            evidence = float(p) * self._credibility(parent)
             signals = {
                 "link": w["link"] * evidence,
                 "parent": w["parent"] * float(info.get("parent_relevance") or 0.0),
                 "context_graph": w["context_graph"] * float(v) * self._credibility(parent),
                 "hub": w["hub"] * evidence * (float(self.hubs[parent]) if 0 <= parent < len(self.hubs) else 0.0),
-                "explore": w["explore"] * 0.5 ** (outcomes.fetched + ahead) * trust,
+                "explore": w["explore"] * 0.5 ** outcomes.fetched * trust,
             }
             total = sum(signals.values())
             signals["overspent"] = -total * (1.0 - self._allowance_left(outcomes, trust))
@@ -279,8 +261,6 @@ class Focused(Strategy):
             self.pending.append(({**info, "url": url}, None))
 
     def _learn(self) -> None:
-        sites = self.sites.values()
-        self.crawl_rate = (sum(o.new_relevant for o in sites) + 1) / (sum(o.fetched for o in sites) + 2)
         if self.pending:
             infos = [info for info, _ in self.pending]
             X = self._link_matrix(infos, self._parents(infos))
@@ -339,12 +319,9 @@ class Focused(Strategy):
         return p, v
 
     def _site_rate(self, url: str) -> float:
-        """Share of the site's fetched pages that were relevant and new, smoothed toward the crawl's share
-        (as if the site had shown RATE_PRIOR pages at the crawl's rate). Laplace's 1/2 for a site not read
-        yet was ten times the rate of a typical crawl: a site the crawl had read one page of looked richer
-        than any it knew, and the context graph learned to lead into every new site (session 32)."""
+        """Share of the site's fetched pages that were relevant and new (Laplace-smoothed)."""
         outcomes = self._site(site_of(host_of(url)))
-        return (outcomes.new_relevant + RATE_PRIOR * self.crawl_rate) / (outcomes.fetched + RATE_PRIOR)
+        return (outcomes.new_relevant + 1) / (outcomes.fetched + 2)
 
     def _link_matrix(self, infos: list[dict[str, Any]], parents: list[int]) -> sparse.csr_matrix:
         """Hashed words of anchor (a:), context (c:) and URL (u:), distance since a relevant
