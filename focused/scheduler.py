@@ -247,9 +247,9 @@ class FocusedScheduler:
         connect(self._downloaded, signal=signals.response_downloaded)
         connect(self._failed, signal=focused_signals.host_failed)
         connect(self._succeeded, signal=focused_signals.host_succeeded)
-        for ended in (signals.item_scraped, signals.item_dropped, signals.item_error, signals.spider_error):
+        for ended in (signals.item_scraped, signals.item_dropped, signals.item_error, signals.spider_error,
+                      focused_signals.page_skipped):
             connect(self._answered, signal=ended)
-        connect(self._skipped, signal=focused_signals.page_skipped)
         connect(self._request_failed, signal=focused_signals.request_failed)
 
     def _robots_parsed(self, robotparser: Any, request: Request) -> None:
@@ -282,12 +282,8 @@ class FocusedScheduler:
     # --- the end of a request: every way a handed-out request can end finishes it here ----------
     # (a redirect or a retry, in enqueue_request once its successor is journaled; robots.txt, in next_request)
     def _answered(self, response: Response, **_: Any) -> None:
-        """Its item was written, dropped or failed in the pipeline, or its callback failed."""
+        """Its item was written, dropped or failed in the pipeline, its callback failed, or the spider skipped it."""
         self._finished(response.meta.get("focused", {}).get("seq"))
-
-    def _skipped(self, request: Request) -> None:
-        """The spider read the response and writes no item for it."""
-        self._finished(request.meta.get("focused", {}).get("seq"))
 
     def _request_failed(self, request: Request) -> None:
         """No response: a download error, an HTTP error status, or a middleware dropped it before download."""

@@ -250,7 +250,7 @@ class FocusedSpider(FocusedSettings, scrapy.Spider):
         self.crawler.stats.inc_value(f"focused/skipped/{reason}")
         if dead_end:
             self._dead_end(response.request)
-        self.crawler.signals.send_catch_log(focused_signals.page_skipped, request=response.request)
+        self.crawler.signals.send_catch_log(focused_signals.page_skipped, response=response)
 
     def _dead_end(self, request: scrapy.Request) -> None:
         """The server answered with nothing to read: a learning strategy should stop spending fetches on links
