@@ -63,7 +63,8 @@ def test_the_score_is_the_documented_weighted_sum_of_its_signals():
     strategy = vouched(Focused(PROFILE, settings()), "s")
     scored = strategy.score(page("http://s/", 0.9), [Link("http://s/sql-query", "SQL query plans", "how a query runs")])[0]
     w = strategy.weights
-    assert set(scored.signals) == {"link", "parent", "context_graph", "hub", "explore", "overspent"}
+    assert set(scored.signals) == {"link", "parent", "context_graph", "hub", "explore", "dead_end", "overspent"}
+    assert scored.signals["dead_end"] == 0  # nothing fetched under the link's path has failed
     assert scored.signals["overspent"] == 0  # a host within its allowance
     assert scored.signals["parent"] == pytest.approx(w["parent"] * 0.9)
     assert scored.signals["context_graph"] == 0  # nothing learned yet of where links lead
@@ -82,9 +83,11 @@ def test_a_host_that_gives_no_credible_relevant_pages_fades_once_past_its_allowa
         strategy.score(page(f"http://docs/other{i}", 0.1), [])
     farm = strategy.score(page("http://farm/8", 0.45), link)[0]
     docs = strategy.score(page("http://docs/8", 0.45), [Link("http://docs/sql-query", "SQL query plans", "")])[0]
+    e = strategy.exploration  # one of the two sites found beyond the seed's paid off: (1 + 1) / (2 + 1)
+    assert e == pytest.approx(2 / 3)
     assert farm.signals["overspent"] < 0 and farm.score == pytest.approx(sum(farm.signals.values()))
-    assert farm.score == pytest.approx((farm.score - farm.signals["overspent"]) * 4 / 10)  # allowance 4, 10th fetch
-    assert docs.signals["overspent"] == pytest.approx(-(docs.score - docs.signals["overspent"]) * (1 - 8 / 10))
+    assert farm.score == pytest.approx((farm.score - farm.signals["overspent"]) * 4 * e / 10)  # probe 4e, 10th fetch
+    assert docs.signals["overspent"] == pytest.approx(-(docs.score - docs.signals["overspent"]) * (1 - (4 * e + 4) / 10))
 
 
 def test_a_host_the_seeds_hardly_vouch_for_gets_a_smaller_allowance():
@@ -153,8 +156,35 @@ def test_exploration_goes_to_sites_the_crawl_has_barely_sampled():
         strategy.score(page(f"http://www.known.example/{i}", 0.0), [])
     links = [Link(url, "", "") for url in ("http://new.example/", "http://www.known.example/x", "http://blog7.known.example/")]
     new, known, subdomain = strategy.score(page("http://www.known.example/3", 0.0), links)
-    assert new.signals["explore"] == pytest.approx(0.2) and known.signals["explore"] == pytest.approx(0.2 / 16)
+    assert strategy.exploration == pytest.approx(1 / 2)  # one site found beyond the seed's, and it held nothing
+    assert new.signals["explore"] == pytest.approx(0.2 / 2) and known.signals["explore"] == pytest.approx(0.2 / 2 / 16)
     assert subdomain.signals["explore"] == known.signals["explore"]  # a new host of a sampled site is not new
+
+
+def test_exploration_is_worth_what_it_has_paid_so_far():
+    """The bonus and the probe of a site not yet sampled are an expectation: the share of the sites found beyond the
+    seeds' that gave a credible relevant page (1 before any)."""
+    strategy = vouched(Focused(PROFILE, settings()), *(f"s{i}.example" for i in range(4)))
+    assert strategy.exploration == 1.0
+    for i in range(3):  # three barren sites
+        strategy.score(page(f"http://s{i}.example/", 0.0), [])
+    assert strategy.exploration == pytest.approx(1 / 4)
+    fresh, seeds = strategy.score(page("http://s3.example/", 0.9), [Link("http://new.example/", "", ""),
+                                                                      Link("http://a/more", "", "")])  # one paid off
+    assert strategy.exploration == pytest.approx(2 / 5)
+    assert fresh.signals["explore"] == pytest.approx(0.2 * 2 / 5)
+    assert seeds.signals["explore"] == pytest.approx(0.2 / 2)  # a seed's site is the user's word: its page read
+
+
+def test_links_into_a_directory_of_404s_fade():
+    strategy = vouched(Focused(PROFILE, settings()), "docs")
+    for i in range(6):
+        strategy.score(page(f"http://docs/en/{i}", 0.9), [])
+        strategy.dead_end(f"http://docs/fr/{i}", {"parent_url": "http://docs/en/0", "anchor": "", "context": ""})
+    links = [Link(f"http://docs/{lang}/sql-query", "SQL query plans", "") for lang in ("en", "fr")]
+    live, dead = strategy.score(page("http://docs/en/6", 0.9), links)
+    assert live.signals["dead_end"] > -0.1 * live.score and dead.signals["dead_end"] < -0.5 * (dead.score - dead.signals["dead_end"])
+    assert live.score > 3 * dead.score and dead.score == pytest.approx(sum(dead.signals.values()))
 
 
 def test_links_that_gave_no_page_are_learned_as_wasted_fetches():
@@ -196,7 +226,7 @@ def test_a_redirect_spends_the_exploration_bonus_of_the_host_that_redirected():
         landed = ParentPage(f"http://farm/{i}", 1, 0.0, False, redirects=(f"http://door/{i}",))
         strategy.score(landed, [])
     door, = strategy.score(page("http://known/1", 0.0), [Link("http://door/9", "", "")])
-    assert door.signals["explore"] == pytest.approx(0.2 / 8)
+    assert door.signals["explore"] == pytest.approx(0.2 / 8 / 4)  # known, door and farm found, none paid off
     assert strategy.sites["farm"].fetched == 3 and strategy.sites["door"].fetched == 3
 
 
@@ -219,7 +249,8 @@ def test_a_site_of_implausible_pages_has_its_probe_shrink():
     for i in range(4):
         listing, = strategy.score(ParentPage(f"http://parked/{i}", 1, 0.4, False, credibility=0.05), link)
     assert strategy.sites["parked"].allowance(10, 5) == pytest.approx(10 * (1 + 4 * 0.05) / 5)
-    assert listing.score == pytest.approx((listing.score - listing.signals["overspent"]) * 2.4 / 5)
+    probe = 10 / 2  # times the payoff of exploring so far: one site found, nothing in it
+    assert listing.score == pytest.approx((listing.score - listing.signals["overspent"]) * probe * 1.2 / 5 / 5)
     docs, = strategy.score(page("http://docs/0", 0.0), [Link("http://docs/1", "", "")])
     assert docs.signals["overspent"] == 0  # a site of believed pages keeps its whole probe
 
@@ -248,7 +279,8 @@ def test_the_frontier_is_rescored_when_a_sites_allowance_left_halves():
         version = strategy.version
         strategy.score(page(f"http://farm/{i}", 0.0), [])
         steps.append(strategy.version - version)
-    assert [i + 1 for i, step in enumerate(steps) if step == 2] == [7, 15]  # 4/8 left, then 4/16
+    # the probe is 4 x 1/2 (the one site found beyond the seed's has held nothing): 2/4 left, then 2/8, 2/16
+    assert [i + 1 for i, step in enumerate(steps) if step == 2] == [3, 7, 15]
 
 
 def test_broken_links_into_a_site_spend_its_allowance_without_shrinking_its_belief():

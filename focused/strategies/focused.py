@@ -4,9 +4,12 @@
                 + w_parent · relevance(parent)
                 + w_context_graph · v(link) · c(parent)
                 + w_hub · hub(parent) · p(...)
-                + w_explore · ½^(pages fetched from the link's site) · trust
-    all times min(1, allowance / (pages fetched + 1)) of the link's site, where
-    allowance = (FOCUSED_HOST_PROBE + FOCUSED_HOST_YIELD · credible relevant pages) · believed share · trust
+                + w_explore · payoff · ½^(pages fetched from the link's site) · trust
+    all times alive(link), the chance that the link gives a page (focused/deadends.py),
+    and min(1, allowance / (pages fetched + 1)) of the link's site, where
+    allowance = (FOCUSED_HOST_PROBE · payoff + FOCUSED_HOST_YIELD · credible relevant pages) · believed share · trust
+    and payoff is the share of the sites found beyond the seeds' that gave a credible relevant page
+    (1 on a seed's site: the user chose it).
 
 A site is a registrable domain (focused.urls.site_of): whoever registers a name can make any
 number of hosts under it, so exploration, budget and trust are a site's, as IRLbot's budgets
@@ -49,7 +52,15 @@ are a pay-level domain's (Lee et al. 2008); politeness stays per host.
   A web ring of blogs on thousands of subdomains is one site: one bonus, not one per blog;
   a network of blogs on as many domains gets each bonus times the site's trust, so only as
   far as trusted pages vouch for it. A random per-link bonus would compete with the link
-  evidence on every page; this one fades where the crawl has evidence.
+  evidence on every page; this one fades where the crawl has evidence. Bonus and probe are an
+  expectation of what a look at a new site finds, so on a site beyond the seeds' both are
+  times the payoff of the looks so far (sites beyond the seeds' that gave a credible relevant page, up to one each, + 1, over
+  the sites found + 1): on the web at large, or among farms spread over many domains to collect
+  such bonuses, most looks find nothing, and links with evidence come first.
+- alive(link) is where broken links cluster: the share of fetches under each directory of the
+  link's path that gave a page, each shrunk toward its parent's. Every link of a relevant page
+  inherits its relevance, working or not: one manual's links to translations the server does
+  not have took 600 of 2,000 responses on the benchmark web before this.
 
 - the allowance is the budget a site earns: a few pages to show what it holds, and a number
   of fetches per relevant page it gave, each counted by the page's credibility (a spun or
@@ -82,6 +93,7 @@ from scipy import sparse
 from sklearn.feature_extraction.text import HashingVectorizer
 from sklearn.linear_model import SGDClassifier
 
+from focused.deadends import PathOutcomes
 from focused.extract import Link
 from focused.linkgraph import LAYERS, CrawlGraph
 from focused.profile import Profile
@@ -151,6 +163,8 @@ class Focused(Strategy):
         self.hubs = np.zeros(0)
         self.version = 0  # bumped when the models or a site's allowance change: the frontier should be re-scored
         self.left: dict[str, float] = {}  # per site: its allowance left when it last had the frontier re-scored
+        self.exploration = 1.0  # what a look at a new site has been worth so far (_update_sites)
+        self.paths = PathOutcomes()  # which directories' links lead to pages
 
     # --- a fetched page -----------------------------------------------------------
     def score(self, parent: ParentPage, links: list[Link]) -> list[Scored]:
@@ -161,7 +175,7 @@ class Focused(Strategy):
             for link in links
         ]
         if len(self.graph) < self.interval:
-            self.trust.update()  # the first batch too is scored with what trusted pages say: nothing is trusted blindly
+            self._update_sites()  # the first batch too is scored with what trusted pages say: nothing is trusted blindly
             self.version += 1  # and what each page showed of its site counts before the next page is fetched
         scored = self.rescore(infos)
         if len(self.graph) % self.interval == 0:
@@ -185,26 +199,33 @@ class Focused(Strategy):
                 "parent": w["parent"] * float(info.get("parent_relevance") or 0.0),
                 "context_graph": w["context_graph"] * float(v) * self._credibility(parent),
                 "hub": w["hub"] * evidence * (float(self.hubs[parent]) if 0 <= parent < len(self.hubs) else 0.0),
-                "explore": w["explore"] * 0.5 ** outcomes.fetched * trust,
+                "explore": w["explore"] * self._payoff(site) * 0.5 ** outcomes.fetched * trust,
             }
             total = sum(signals.values())
-            signals["overspent"] = -total * (1.0 - self._allowance_left(outcomes, trust))
+            signals["dead_end"] = -total * (1.0 - self.paths.alive(info["url"]))
+            total += signals["dead_end"]
+            signals["overspent"] = -total * (1.0 - self._allowance_left(site, outcomes, trust))
             scored.append(Scored(total + signals["overspent"], signals))
         return scored
 
     def _site(self, site: str) -> SiteOutcomes:
         return self.sites.get(site) or SiteOutcomes()
 
-    def _allowance_left(self, outcomes: SiteOutcomes, trust: float) -> float:
+    def _payoff(self, site: str) -> float:
+        """What a look at the site is expected to find: a seed's site is the user's word, any other site the
+        crawl's experience of the sites it found."""
+        return 1.0 if site in self.trust.seed_sites else self.exploration
+
+    def _allowance_left(self, site: str, outcomes: SiteOutcomes, trust: float) -> float:
         """min(1, the site's allowance / its next fetch): 1 while the site has earned another fetch."""
-        allowance = outcomes.allowance(self.host_probe, self.host_yield) * trust
+        allowance = outcomes.allowance(self.host_probe * self._payoff(site), self.host_yield) * trust
         return min(1.0, allowance / (outcomes.fetched + 1))
 
     def _check_allowance(self, site: str, outcomes: SiteOutcomes) -> None:
         """Have the frontier re-scored when a site's allowance left has halved since it last was: the links a
         site showed on its first pages were scored before its later pages proved what it holds, and a farm
         would otherwise be fetched at those scores until the next batch."""
-        left, before = self._allowance_left(outcomes, self.trust.factor(site)), self.left.get(site, 1.0)
+        left, before = self._allowance_left(site, outcomes, self.trust.factor(site)), self.left.get(site, 1.0)
         if left <= before / 2 or left > before:
             self.left[site] = left
             self.version += int(left < before)
@@ -224,6 +245,8 @@ class Focused(Strategy):
         outcomes.new_relevant += parent.relevance
         outcomes.earned += parent.credibility if parent.relevant else 0.0
         outcomes.believed += parent.credibility
+        for url in (parent.url, *parent.redirects):
+            self.paths.observe(url, page=True)
         self.trust.observe(site, [site_of(host_of(link.url)) for link in links])
         for redirecting in {site_of(host_of(url)) for url in parent.redirects} - {site}:
             redirected = self.sites.setdefault(redirecting, SiteOutcomes())
@@ -257,6 +280,7 @@ class Focused(Strategy):
         spent on the site's allowance; not a page whose content deserved no belief (other sites' broken links
         into a real site must not shrink what its pages may earn)."""
         self.sites.setdefault(site_of(host_of(url)), SiteOutcomes()).fetched += 1
+        self.paths.observe(url, page=False)
         if info.get("parent_url"):
             self.pending.append(({**info, "url": url}, None))
 
@@ -281,8 +305,15 @@ class Focused(Strategy):
             self._fit_lead_model()
         if self.weights["hub"]:
             self.hubs = self.graph.hub_scores()
-        self.trust.update()
+        self._update_sites()
         self.version += 1
+
+    def _update_sites(self) -> None:
+        """Trust from the seeds, and the payoff of exploring so far: the share of the sites found beyond the
+        seeds' that gave credible relevant pages (up to one per site), 1 before any."""
+        self.trust.update()
+        found = [o for site, o in self.sites.items() if o.fetched and site not in self.trust.seed_sites]
+        self.exploration = (sum(min(1.0, max(o.earned, 0.0)) for o in found) + 1) / (len(found) + 1)
 
     def _fit_lead_model(self) -> None:
         """Refit v(link) on the paths of the latest LEAD_WINDOW pages: each followed link's page, labeled by
