@@ -2,12 +2,16 @@
 PYTHON ?= python3
 VENV := .venv
 
-.PHONY: demo test benchweb system
+.PHONY: demo test test-fast benchweb system
 demo: $(VENV)/.installed
 	$(VENV)/bin/python -m focused.demo
 
 test: $(VENV)/.installed system
 	$(VENV)/bin/python -m pytest -q
+
+# The fast lane: no local web, crawl, Redis or browser (pytest markers, tests/conftest.py).
+test-fast: $(VENV)/.installed
+	$(VENV)/bin/python -m pytest -q -m "not e2e and not browser"
 
 # Debian packages the tests drive for real: Chromium (rendering) and a Redis server. Needs root.
 SYSTEM_PACKAGES := chromium redis-server

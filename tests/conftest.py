@@ -17,6 +17,11 @@ import pytest
 from focused.demo import start_redis
 
 REPO = Path(__file__).resolve().parents[1]
+# Lanes (markers registered in pyproject.toml): a test that starts a web, a crawl or a Redis server is `e2e` (as is
+# one that runs a scrapy command: marked where it is written);
+# `pytest -m "not e2e"` is the fast lane for a change to one module.
+E2E_FIXTURES = frozenset({"web", "hostile_web", "adversarial_web", "module_web", "run_crawl", "mini_web", "redis_url",
+                          "small_crawls"})
 # No audit unless a test asks for it (test_crawl_focused): loading MiniLM costs every crawl seconds.
 FAST = {"DOWNLOAD_DELAY": 0, "FOCUSED_PROGRESS_INTERVAL": 0, "TELNETCONSOLE_ENABLED": False, "FOCUSED_AUDIT_SHARE": 0}
 
@@ -141,3 +146,13 @@ def crawl(
 @pytest.fixture
 def run_crawl(tmp_path: Path) -> Callable[..., Crawl]:
     return lambda proxy, **kwargs: crawl(tmp_path, proxy, **kwargs)
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Mark each test with the lanes of what it starts: `e2e` for a server or crawl, `redis` for a Redis server."""
+    for item in items:
+        fixtures = set(getattr(item, "fixturenames", ()))
+        if fixtures & E2E_FIXTURES:
+            item.add_marker(pytest.mark.e2e)
+        if "redis_url" in fixtures:
+            item.add_marker(pytest.mark.redis)

@@ -109,6 +109,7 @@ def write_crawl(path: Path, urls: list[str], strategy: str) -> Path:
     return path
 
 
+@pytest.mark.e2e
 def test_evaluate_command_compares_crawls_in_json_and_plots(tmp_path):
     labels = tmp_path / "relevant.txt"
     labels.write_text(f"{A}\n{C}\n")
@@ -141,6 +142,7 @@ def test_evaluate_command_compares_crawls_in_json_and_plots(tmp_path):
         ('{"url": "https://example.org/a"}\n', "http://example.org/a\n", "none of its 1 fetched URLs"),
     ],
 )
+@pytest.mark.e2e
 def test_evaluate_command_errors_are_one_clear_line(tmp_path, crawl_text, labels_text, problem):
     (tmp_path / "crawl.jsonl").write_text(crawl_text)
     (tmp_path / "labels.txt").write_text(labels_text)

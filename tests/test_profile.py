@@ -76,6 +76,7 @@ def test_a_missing_file_is_named(tmp_path):
         load_profile(tmp_path / "nope.toml")
 
 
+@pytest.mark.e2e
 def test_scrapy_crawl_stops_before_starting_with_one_clear_line(tmp_path):
     path = write(tmp_path, GOOD.replace("http://example.org/", "ftp://example.org/"))
     done = subprocess.run(

@@ -8,6 +8,8 @@ import pytest
 
 from focused.localweb.hostile import SPA
 
+pytestmark = pytest.mark.browser
+
 CHAPTERS = {f"http://{SPA}/chapter/{n}.html" for n in (1, 2, 3)}
 
 

@@ -30,6 +30,8 @@ def profile_with(tmp_path: Path, positive: list[str], negative: list[str]) -> Pa
     return path
 
 
+pytestmark = pytest.mark.e2e  # every test trains or loads models through `scrapy train`
+
 FOLDERS = ([str(REPO / "training_data/sql/positive")], [str(REPO / "training_data/sql/negative")])
 
 
