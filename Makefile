@@ -2,12 +2,16 @@
 PYTHON ?= python3
 VENV := .venv
 
-.PHONY: demo test test-fast benchweb system
+.PHONY: demo test test-fast lint benchweb system
 demo: $(VENV)/.installed
 	$(VENV)/bin/python -m focused.demo
 
 test: $(VENV)/.installed system
 	$(VENV)/bin/python -m pytest -q
+
+# pyflakes-level checks (pyproject.toml, [tool.ruff.lint]).
+lint: $(VENV)/.installed
+	$(VENV)/bin/ruff check focused tests benchmarks
 
 # The fast lane: no local web, crawl, Redis or browser (pytest markers, tests/conftest.py).
 test-fast: $(VENV)/.installed

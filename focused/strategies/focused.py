@@ -54,9 +54,10 @@ are a pay-level domain's (Lee et al. 2008); politeness stays per host.
   far as trusted pages vouch for it. A random per-link bonus would compete with the link
   evidence on every page; this one fades where the crawl has evidence. Bonus and probe are an
   expectation of what a look at a new site finds, so on a site beyond the seeds' both are
-  times the payoff of the looks so far (sites beyond the seeds' that gave a credible relevant page, up to one each, + 1, over
-  the sites found + 1): on the web at large, or among farms spread over many domains to collect
-  such bonuses, most looks find nothing, and links with evidence come first.
+  times the payoff of the looks so far (the sites beyond the seeds' that gave a credible
+  relevant page, up to one each, + 1, over the sites found + 1): on the web at large, or among
+  farms spread over many domains to collect such bonuses, most looks find nothing, and links
+  with evidence come first.
 - alive(link) is where broken links cluster: the share of fetches under each directory of the
   link's path that gave a page, each shrunk toward its parent's. Every link of a relevant page
   inherits its relevance, working or not: one manual's links to translations the server does
