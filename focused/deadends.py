@@ -21,9 +21,12 @@ PRIOR = 2.0  # a directory's parent counts as this many fetches of its own
 def directories(url: str) -> list[str]:
     """The URL's host and each directory of its path, outermost first: http://h/a/b/c.html -> h, h/a/, h/a/b/."""
     parts = urlsplit(url)
-    segments = parts.path.split("/")[1:-1]
-    return [parts.netloc.lower()] + [f"{parts.netloc.lower()}/{'/'.join(segments[: i + 1])}/"
-                                     for i in range(len(segments))]
+    host, path = parts.netloc.lower(), ""
+    found = [host]
+    for segment in parts.path.split("/")[1:-1]:
+        path += f"{segment}/"
+        found.append(f"{host}/{path}")
+    return found
 
 
 class PathOutcomes:
