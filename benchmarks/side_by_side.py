@@ -71,8 +71,8 @@ def evaluate(root: Path, out: Path, topic: str, crawls: list[Path], number: int 
 
 def hazard_share(crawl: Path) -> float:
     """Share of the crawl's pages that came from the hazard and adversarial hosts."""
-    hosts = [json.loads(line)["url"].split("/")[2] for line in crawl.read_text().splitlines() if line]
-    return sum(map(on_hazard, hosts)) / max(len(hosts), 1)
+    urls = [json.loads(line)["url"] for line in crawl.read_text().splitlines() if line]
+    return sum(map(on_hazard, urls)) / max(len(urls), 1)
 
 
 def cell(value: float | None) -> str:

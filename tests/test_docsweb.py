@@ -194,3 +194,33 @@ def test_bought_domains_a_blog_network_on_many_sites_and_an_expired_domain_real_
     listing = web.respond(f"cookbook.{EXPIRED}", "/related/" + related)
     assert listing.status == 200 and b"for sale" in listing.body and listing.body.count(b'href="/related/') == 12
     assert web.respond(host, "/2020/01/post-999999.html").status == 404 and web.respond(EXPIRED, "/x").status == 404
+
+
+def test_parasites_hide_in_hacked_real_sites_and_behind_a_shop_that_cloaks_its_topical_text():
+    from focused.docsweb.farms import FarmText
+    from focused.docsweb.parasites import (
+        CLOAKED, PARASITE_HOSTS, Parasites, entry_links, is_parasite, parasite_url, serves)
+    from focused.docsweb.web import on_hazard
+
+    sentences = {topic.name: [f"The {topic.keywords[0]} setting of example {i} is read at start." for i in range(50)]
+                 for topic in TOPICS}
+    web = Parasites(FarmText(sentences))
+    hacked = [url for url in (f"http://{PARASITE_HOSTS[0]}/en/stable/p{i}.html" for i in range(800)) if b"display:none" in entry_links(url)]
+    assert 60 < len(hacked) < 140  # about one page in 8 of a hacked site
+    injected = entry_links(hacked[0]).decode().split('href="')[1].split('"')[0]
+    assert is_parasite(injected) and on_hazard(injected) and not on_hazard(hacked[0])
+    host, path = injected.split("/", 3)[2], "/" + injected.split("/", 3)[3]
+    article = web.respond(host, path)
+    assert serves(host, path) and article.status == 200 and b"Ultimate Guide" in article.body
+    assert article.body.count(b"_static/cache/") == 5 and not serves(host, "/en/stable/index.html")
+    assert web.respond(host, path.replace(".html", "0.html")).status == 404
+    assert web.respond(PARASITE_HOSTS[1], parasite_url(0)[len(f"http://{PARASITE_HOSTS[0]}"):]).status == 404
+
+    commented = [url for url in (f"http://docs.python.org/3/library/p{i}.html" for i in range(3000))
+                 if CLOAKED.encode() in entry_links(url)]
+    assert 25 < len(commented) < 80  # about one real page in 60, on any site
+    deal = entry_links(commented[0]).decode().split('href="')[1].split('"')[0]
+    page = web.respond(CLOAKED, "/" + deal.split("/", 3)[3])
+    visible, hidden = page.body.decode().split('<div style="display:none">')
+    assert "Cheap flights" in visible and "setting of example" in hidden and hidden.count(CLOAKED) == 6
+    assert on_hazard(deal) and web.respond(CLOAKED, "/other").status == 404

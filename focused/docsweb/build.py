@@ -25,7 +25,7 @@ from urllib.parse import unquote
 
 from scrapy.http import HtmlResponse
 
-from focused.docsweb import aggregators, bought, farms, hazards
+from focused.docsweb import aggregators, bought, farms, hazards, parasites
 from focused.docsweb.sites import SITES, PublicLinks, Site
 from focused.docsweb.topics import TOPICS, Topic
 from focused.docsweb.web import HAZARD_DOMAINS
@@ -58,7 +58,7 @@ def _page(job: tuple[Site, Path, Path, PublicLinks]) -> dict[str, Any]:
     footer = (hazards.community_links() if url in hazards.ENTRY_PAGES else b"")
     footer += farms.entry_links(url) if url in hazards.FARM_ENTRY_PAGES else b""
     footer += aggregators.entry_links(url) if url in aggregators.ENTRY_PAGES else b""
-    footer += bought.entry_links(url)
+    footer += bought.entry_links(url) + parasites.entry_links(url)
     body = body.replace(b"</body>", footer + b"</body>", 1)
     target = out / "sites" / site.host / site.prefix.lstrip("/") / relative
     target.parent.mkdir(parents=True, exist_ok=True)

@@ -3,19 +3,21 @@
 from __future__ import annotations
 
 from pathlib import Path
-from urllib.parse import unquote
+from urllib.parse import unquote, urlsplit
 
-from focused.docsweb import aggregators, bought, farms, hazards
+from focused.docsweb import aggregators, bought, farms, hazards, parasites
 from focused.localweb.web import Reply
 
 CONTENT_TYPES = {".html": "text/html", ".txt": "text/plain; charset=utf-8"}  # HTML declares its charset
 ROBOTS = b"User-agent: *\nDisallow: /search\n"
-HAZARD_DOMAINS = hazards.HOSTS + farms.HOSTS + aggregators.DOMAINS + bought.DOMAINS  # with their subdomains
+HAZARD_DOMAINS = (hazards.HOSTS + farms.HOSTS + aggregators.DOMAINS + bought.DOMAINS  # with their subdomains
+                  + (parasites.CLOAKED,))
 
 
-def on_hazard(host: str) -> bool:
-    """Whether a host is one of the hazard or adversarial hosts, none of whose pages is relevant."""
-    return any(host == domain or host.endswith("." + domain) for domain in HAZARD_DOMAINS)
+def on_hazard(url: str) -> bool:
+    """Whether a URL is on one of the hazard or adversarial hosts, or a parasite page on a real one: never relevant."""
+    host = urlsplit(url).hostname or ""
+    return parasites.is_parasite(url) or any(host == domain or host.endswith("." + domain) for domain in HAZARD_DOMAINS)
 
 
 class DocsWeb:
@@ -25,11 +27,13 @@ class DocsWeb:
         self.sites = (root / "sites").resolve()
         if not self.sites.is_dir():
             raise FileNotFoundError(f"{root}: no built benchmark web here (run: python -m focused.docsweb build)")
-        self.hosts = frozenset(path.name for path in self.sites.iterdir()) | set(hazards.HOSTS) | set(farms.HOSTS)
+        self.hosts = (frozenset(path.name for path in self.sites.iterdir()) | set(hazards.HOSTS) | set(farms.HOSTS)
+                      | {parasites.CLOAKED})
         text = farms.FarmText.load(root)
         self.farms = farms.Farms(text, self._file)
         self.aggregators = aggregators.Aggregators(text)
         self.bought = bought.BoughtDomains(text)
+        self.parasites = parasites.Parasites(text)
 
     def respond(self, host: str, target: str) -> Reply:
         if host not in self.hosts and not aggregators.serves(host) and not bought.serves(host):
@@ -40,6 +44,8 @@ class DocsWeb:
             return self.aggregators.respond(host, target)
         if bought.serves(host):
             return self.bought.respond(host, target)
+        if parasites.serves(host, target):
+            return self.parasites.respond(host, target)
         if host in farms.HOSTS:
             return self.farms.respond(host, target)
         if host in hazards.HOSTS:

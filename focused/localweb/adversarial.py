@@ -13,6 +13,12 @@ met them, as the benchmark web's (focused/docsweb/bought.py):
 - EXPIRED: a lapsed wiki's domain that one real page in eight (of every topic) still links
   to with a plain anchor, now a parker's keyword listings leading to more listings and into
   the network.
+Two more, written in session 34 before any crawl met them, as the benchmark web's
+(focused/docsweb/parasites.py):
+- PARASITE: template-written SEO articles under PARASITE_PATH of two real sites (HACKED), linked
+  from a hidden block on one of their pages in HACKED_SHARE;
+- CLOAKED: a travel shop hiding pieces of the real articles in a `display:none` block, reached
+  by a spam comment on one real page in COMMENT_SHARE.
 """
 
 from __future__ import annotations
@@ -21,8 +27,11 @@ import random
 import re
 import zlib
 from functools import cached_property
+from urllib.parse import urlsplit
 
-from focused.localweb.web import FILLER, TOPIC, VOCABULARY, LocalWeb, Page, Reply, render
+from focused.docsweb.farms import links_html
+from focused.docsweb.parasites import CLOAKED, PARASITE_PATH, seo_article, shop_text
+from focused.localweb.web import FILLER, NEWS, TOPIC, VOCABULARY, LocalWeb, Page, Reply, render
 
 TOPIC_WORDS = VOCABULARY[TOPIC]
 
@@ -30,7 +39,10 @@ GUIDES, ANSWERS = "sqlguides.example", "dbanswers.example"
 NETWORK = tuple(f"{name}.example" for name in ("querycraft", "rowlevel", "indexnotes", "schemadaily", "joinlab",
                                                 "cursorclub", "tablewise", "keyspace"))
 EXPIRED = "oldwiki.example"
-HOSTS = (GUIDES, ANSWERS, *NETWORK, EXPIRED)
+HOSTS = (GUIDES, ANSWERS, *NETWORK, EXPIRED, CLOAKED)
+HACKED = (NEWS, "dbtalk.example")
+HACKED_SHARE = 4  # one page of a hacked site in this many links to the parasite pages
+COMMENT_SHARE = 30  # one real page in this many carries the spam comment
 ORDINARY = sorted({w for topic, words in VOCABULARY.items() if topic != TOPIC for w in words} | set(FILLER))
 PIECE = 10
 EXPIRED_SHARE = 8  # one real page in this many links to the lapsed wiki
@@ -54,18 +66,24 @@ class AdversarialWeb(LocalWeb):
         for url, page in self.pages.items():
             if zlib.crc32(url.encode()) % EXPIRED_SHARE == 0:
                 page.links.append((f"http://{EXPIRED}/", "community wiki", "see also the"))
+        self.hacked = {url for url in self.pages if url.split("/")[2] in HACKED and spammed("hacked", url, HACKED_SHARE)}
+        self.commented = {url for url in self.pages if spammed("comment", url, COMMENT_SHARE)}
 
     def respond(self, host: str, target: str) -> Reply:
         host = host.lower().split(":")[0]
+        if host in HACKED and target.startswith(PARASITE_PATH):
+            return _parasite(host, target)
         if host not in HOSTS:
-            return super().respond(host, target)
+            return self._spammed(f"http://{host}{target}", super().respond(host, target))
         if target == "/robots.txt":
             return Reply(200, b"User-agent: *\n", "text/plain")
-        m = re.match(r"/(?:guide|answer|post|related)/(\d+)$", target)
+        m = re.match(r"/(?:guide|answer|post|related|deals)/(\d+)$", target)
         if not m and not (host == EXPIRED and target == "/"):
             return Reply(404)
         n = int(m[1]) if m else 0
         rng = random.Random(f"{host}{n}")
+        if host == CLOAKED:
+            return self._deal(n, rng)
         if host in (GUIDES, ANSWERS):
             page = _stuffed(host, n, rng) if host == GUIDES else _spun(self.pieces, host, n, rng)
             kind = "guide" if host == GUIDES else "answer"
@@ -84,6 +102,33 @@ class AdversarialWeb(LocalWeb):
                        f"more on {' '.join(rng.sample(TOPIC_WORDS, 2))}", "read") for _ in range(4)]
         return page
 
+    def _spammed(self, url: str, reply: Reply) -> Reply:
+        """A real page's reply with the intruder's hidden links or the spam comment, if it has them."""
+        block = ""
+        if url in self.hacked:
+            rng = random.Random("hacked " + url)
+            links = [(_parasite_url(rng.choice(HACKED), rng.randrange(10**6)), f"{rng.choice(TOPIC_WORDS)} guide")
+                     for _ in range(3)]
+            block += f'<div style="display:none">{links_html(links)}</div>'
+        if url in self.commented:
+            words = random.Random("comment " + url).sample(TOPIC_WORDS, 2)
+            link = (f"http://{CLOAKED}/deals/{zlib.crc32(url.encode()) % 10**6}", f"{' '.join(words)} tips")
+            block += f'<div class="comments"><p>Great write-up, thanks! More {words[0]} tips: {links_html([link])}</p></div>'
+        if block:
+            reply.body = reply.body.replace(b"</body>", block.encode() + b"</body>", 1)
+        return reply
+
+    def _deal(self, n: int, rng: random.Random) -> Reply:
+        """The cloaked shop: flights for people, pieces of the real articles and topical links in a hidden block."""
+        visible = "".join(f"<p>{p}</p>" for p in shop_text(rng))
+        hidden = "".join(f"<p>{p}</p>" for p in rng.sample(self.pieces, 8))
+        topical = [(f"/deals/{rng.randrange(10**6)}", " ".join(rng.sample(TOPIC_WORDS, 2))) for _ in range(6)]
+        deals = [(f"/deals/{rng.randrange(10**6)}", "more flights") for _ in range(3)]
+        body = (f'<!doctype html><html><head><meta charset="utf-8"><title>Cheap flights | {TOPIC_WORDS[n % 30]}</title>'
+                f"</head><body><h1>Cheap flights</h1>{visible}<p>{links_html(deals)}</p>"
+                f'<div style="display:none">{hidden}<p>{links_html(topical)}</p></div></body></html>')
+        return Reply(200, body.encode())
+
     @cached_property
     def articles(self) -> list[Page]:
         return sorted((p for p in self.pages.values() if p.topic == TOPIC and "/article" in p.url), key=lambda p: p.url)
@@ -93,6 +138,33 @@ class AdversarialWeb(LocalWeb):
         """Ten-word pieces of the real articles on the topic."""
         words = [p.split() for page in self.pages.values() if page.topic == TOPIC for p in page.paragraphs]
         return [" ".join(w[i : i + PIECE]) for w in words for i in range(0, len(w) - PIECE + 1, PIECE)]
+
+
+def spammed(kind: str, url: str, share: int) -> bool:
+    """Whether the spammer of `kind` reached this page (one in `share`, fixed by its URL)."""
+    return zlib.crc32(f"{kind} {url}".encode()) % share == 0
+
+
+def is_parasite(url: str) -> bool:
+    return url.split("/")[2] in HACKED and urlsplit(url).path.startswith(PARASITE_PATH)
+
+
+def _parasite_url(host: str, n: int) -> str:
+    return f"http://{host}{PARASITE_PATH}guide-{n}.html"
+
+
+def _parasite(host: str, target: str) -> Reply:
+    """A template-written SEO article the intruder put on a real site."""
+    m = re.fullmatch(re.escape(PARASITE_PATH) + r"guide-(\d+)\.html", target)
+    if not m:
+        return Reply(404)
+    rng = random.Random(f"parasite {m[1]}")
+    page = Page(f"http://{host}{target}", f"{rng.choice(TOPIC_WORDS).title()}: the ultimate guide", "parasite")
+    page.paragraphs = seo_article(tuple(TOPIC_WORDS), rng)
+    page.links = [(_parasite_url(rng.choice(HACKED), rng.randrange(10**6)), f"{rng.choice(TOPIC_WORDS)} tutorial",
+                   "see also") for _ in range(5)]
+    page.links.append(("/", "home", "back to"))
+    return Reply(200, render(page).encode())
 
 
 def _stuffed(host: str, n: int, rng: random.Random) -> Page:
