@@ -2,7 +2,7 @@
 PYTHON ?= python3
 VENV := .venv
 
-.PHONY: demo test test-fast lint benchweb system
+.PHONY: demo test test-fast lint types benchweb system
 demo: $(VENV)/.installed
 	$(VENV)/bin/python -m focused.demo
 
@@ -12,6 +12,10 @@ test: $(VENV)/.installed system
 # pyflakes-level checks (pyproject.toml, [tool.ruff.lint]).
 lint: $(VENV)/.installed
 	$(VENV)/bin/ruff check focused tests benchmarks
+
+# Type checks of the package (pyproject.toml, [tool.mypy]).
+types: $(VENV)/.installed
+	$(VENV)/bin/python -m mypy
 
 # The fast lane: no local web, crawl, Redis or browser (pytest markers, tests/conftest.py).
 test-fast: $(VENV)/.installed

@@ -13,6 +13,7 @@ from __future__ import annotations
 from importlib.util import find_spec
 from typing import TYPE_CHECKING
 
+import scrapy
 from scrapy.exceptions import UsageError
 from scrapy.settings import SETTINGS_PRIORITIES
 
@@ -48,8 +49,8 @@ def apply_defaults(settings: BaseSettings) -> None:
             settings.set(name, value, priority="addon")
 
 
-class FocusedSettings:
-    """A spider mixin: the spider sets focused's settings for itself, in any project."""
+class FocusedSettings(scrapy.Spider):
+    """A spider base: the spider sets focused's settings for itself, in any project."""
 
     @classmethod
     def update_settings(cls, settings: BaseSettings) -> None:

@@ -32,8 +32,12 @@ def start_local_web(log: Path, module: str = "focused.localweb", *options: str) 
     """Serve a web (`module` serve: the local web, or focused.docsweb) on a free port; returns it and its proxy URL."""
     command = [sys.executable, "-m", module, "serve", "--port", "0", "--log", str(log), *options]
     server = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.PIPE, text=True)
-    port = re.search(r"127\.0\.0\.1:(\d+)", server.stdout.readline())[1]
-    return server, f"http://127.0.0.1:{port}"
+    line = server.stdout.readline() if server.stdout else ""
+    match = re.search(r"127\.0\.0\.1:(\d+)", line)
+    if match is None:
+        server.kill()
+        raise RuntimeError(f"{module} serve did not start: {line!r}")
+    return server, f"http://127.0.0.1:{match[1]}"
 
 
 def start_redis(directory: Path) -> tuple[subprocess.Popen, str]:

@@ -32,7 +32,7 @@ import time
 from collections.abc import Iterator
 from os import getpid
 from socket import gethostname
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from itemadapter import ItemAdapter
 from scrapy.exceptions import NotConfigured
@@ -102,8 +102,8 @@ return 1
 
 
 def crawl_key(crawler: Crawler) -> str:
-    spider = crawler.spider
-    return crawler.settings.get("FOCUSED_REDIS_KEY") or f"focused:{spider.profile.name}"
+    profile = getattr(crawler.spider, "profile")  # the focused spider's (a service locator: issue 15)
+    return crawler.settings.get("FOCUSED_REDIS_KEY") or f"focused:{profile.name}"
 
 
 def connect(crawler: Crawler) -> redis.Redis:
@@ -170,7 +170,7 @@ class RedisFrontier:
     def pop(self, now: float, wait: Wait, patience: float = 0.0, window: int = 0) -> tuple[str, Record] | None:
         """The best record of the best host that this process and the shared view both find free."""
         self._reap_expired()
-        hosts = [raw.decode() for raw in self.r.zrange(f"{self.key}:hosts", 0, HOSTS_LOOKED_AT - 1)]
+        hosts = self._best_hosts()
         ready = [host for host in hosts if wait(host) == (0.0, False)]
         busy = self.shared.busy(ready) if ready else set()
         for host in ready:
@@ -216,9 +216,14 @@ class RedisFrontier:
         pipe.sadd(f"{self.key}:dead", host)
         return pipe.execute()[0]
 
+    def _best_hosts(self) -> list[str]:
+        """The hosts whose best records rank highest, up to HOSTS_LOOKED_AT."""
+        hosts = cast("list[bytes]", self.r.zrange(f"{self.key}:hosts", 0, HOSTS_LOOKED_AT - 1))
+        return [host.decode() for host in hosts]
+
     def sample(self, limit: int) -> list[Record]:
         """The best records of the best hosts, up to `limit`, for re-scoring."""
-        hosts = [h.decode() for h in self.r.zrange(f"{self.key}:hosts", 0, HOSTS_LOOKED_AT - 1)]
+        hosts = self._best_hosts()
         share = max(1, limit // max(1, len(hosts)))
         pipe = self.r.pipeline()
         for host in hosts:

@@ -97,5 +97,6 @@ class DnsCacheStats:
     def record(self) -> None:
         from twisted.internet import reactor
 
-        for name, count in getattr(reactor.resolver, "counts", {}).items():
+        resolver = getattr(reactor, "resolver", None)  # installed by Scrapy's DNS_RESOLVER, not in the interfaces
+        for name, count in getattr(resolver, "counts", {}).items():
             self.crawler.stats.inc_value(name, count)

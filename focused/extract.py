@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from dataclasses import dataclass, field
+from typing import TypeGuard
 from urllib.parse import urljoin
 
 import trafilatura
@@ -36,7 +37,7 @@ class Page:
     dropped: Counter[str] = field(default_factory=Counter)  # links not kept, by reason
 
 
-def is_html(response: Response) -> bool:
+def is_html(response: Response) -> TypeGuard[HtmlResponse]:
     content_type = (response.headers.get("Content-Type") or b"").decode("latin-1").lower()
     return isinstance(response, HtmlResponse) and (not content_type or "html" in content_type)
 

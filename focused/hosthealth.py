@@ -30,6 +30,7 @@ if TYPE_CHECKING:
     from scrapy import Request
     from scrapy.crawler import Crawler
     from scrapy.http import Response
+    from twisted.python.failure import Failure
 
 # Why a fetch gave no page, from its error message where the exception type says too little.
 MESSAGE_REASONS = (
@@ -51,6 +52,11 @@ HOST_ERRORS = HOPELESS_ERRORS + (
     TimeoutError,
     TCPTimedOutError,
 )
+
+
+def failed_request(failure: Failure) -> Request:
+    """The request of an errback's failure: Scrapy sets it on the failure, Twisted's type does not declare it."""
+    return getattr(failure, "request")
 
 
 def failure_reason(exc: BaseException) -> str:

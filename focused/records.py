@@ -23,7 +23,7 @@ def is_link(request: Request) -> bool:
     URL: the record keeps that URL and the header is set again when the request is rebuilt.
     """
     headers = request.headers
-    if headers and (len(headers) > 1 or headers.get(b"Referer", b"").decode() != _parent(request)):
+    if headers and (len(headers) > 1 or (headers.get(b"Referer") or b"").decode() != _parent(request)):
         return False
     return (
         request.callback is None

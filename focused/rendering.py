@@ -25,7 +25,7 @@ if TYPE_CHECKING:
     from scrapy import Request
     from scrapy.crawler import Crawler
     from scrapy.http import Response
-    from scrapy.settings import Settings
+    from scrapy.settings import BaseSettings
 
     from focused.extract import Page
 
@@ -38,11 +38,11 @@ SHELL_LINKS = 3
 SKIPPED_RESOURCES = frozenset({"image", "media", "font", "stylesheet"})
 
 
-def rendering_wanted(settings: Settings, render_hosts: tuple[str, ...]) -> bool:
+def rendering_wanted(settings: BaseSettings, render_hosts: tuple[str, ...]) -> bool:
     return bool(render_hosts or settings.getlist("FOCUSED_RENDER_HOSTS") or settings.getbool("FOCUSED_RENDER_DETECT"))
 
 
-def enable_rendering(settings: Settings) -> None:
+def enable_rendering(settings: BaseSettings) -> None:
     """Route requests marked for the browser through scrapy-playwright (others keep Scrapy's handler)."""
     handler = "scrapy_playwright.handler.ScrapyPlaywrightDownloadHandler"
     settings.set("DOWNLOAD_HANDLERS", {"http": handler, "https": handler}, priority="spider")

@@ -35,7 +35,7 @@ if TYPE_CHECKING:
     from scrapy import Spider
     from scrapy.crawler import Crawler
     from scrapy.http import Response
-    from twisted.internet.base import DelayedCall
+    from twisted.internet.interfaces import IDelayedCall
 
 logger = logging.getLogger(__name__)
 # A request is parked in the downloader only for a host that may be fetched within this many
@@ -75,7 +75,7 @@ class FocusedScheduler:
         self.seq = 0
         self.outstanding: set[int] = set()  # records handed out and not finished yet
         self.parked_until = 0.0
-        self.wakeup: DelayedCall | None = None  # the pending call that has the engine ask again
+        self.wakeup: IDelayedCall | None = None  # the pending call that has the engine ask again
         self.scored_version = 0  # the strategy's model version the frontier's scores come from
         self.rescoring = False
         settings = crawler.settings
@@ -84,6 +84,7 @@ class FocusedScheduler:
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> Self:
         settings = crawler.settings
+        frontier: Frontier | RedisFrontier
         if settings.get("FOCUSED_REDIS_URL"):
             client, key = connect(crawler), crawl_key(crawler)
             frontier = RedisFrontier(client, key, settings.getfloat("FOCUSED_REDIS_CLAIM_TIMEOUT"),
@@ -192,7 +193,7 @@ class FocusedScheduler:
             return
         self.rescoring = True
         batch = self.frontier.sample(self.rescore_limit)
-        done = self.spider.worker.call(self._rescore, strategy, batch)
+        done = getattr(self.spider, "worker").call(self._rescore, strategy, batch)  # the spider's (issue 15)
         done.add_done_callback(lambda outcome: self._rescored(outcome, version, batch))
 
     def _rescore(self, strategy: Any, batch: list[Record]) -> dict[int, tuple[float, tuple]]:
@@ -311,7 +312,7 @@ class FocusedScheduler:
 
     def _load(self) -> None:
         state = self.jobstate.load() if self.jobstate else None
-        if state is None:
+        if state is None or self.jobstate is None:
             return
         written = set().union(*(written_urls(path) for path in local_json_lines_feeds(self.crawler.settings)))
         self.seq, self.admitted = state.seq, state.admitted

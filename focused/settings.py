@@ -90,17 +90,17 @@ FOCUSED_DNS_NEGATIVE_TTL = 300.0
 # a local network (localhost, *.local, *.internal, *.home.arpa, one label...) are refused before
 # any request, proxy or not (focused/refused/private_name); localhost opens with 127.0.0.0/8.
 # Through an HTTP proxy the proxy resolves names. The local web without a proxy needs ["127.0.0.0/8"].
-FOCUSED_ALLOWED_NETWORKS = []
+FOCUSED_ALLOWED_NETWORKS: list[str] = []
 # Names (patterns: "wiki", "*.corp.internal") fetched although they look local; their addresses
 # are not checked either: for an intranet crawl.
-FOCUSED_ALLOWED_NAMES = []
+FOCUSED_ALLOWED_NAMES: list[str] = []
 # A WARC file (e.g. crawl.warc.gz: gzipped) to append every fetched response to, as request and
 # response records (focused/warc.py); empty: none.
 FOCUSED_WARC = ""
 # JavaScript rendering (focused/rendering.py; only where it pays): hosts always rendered (a
 # profile's [crawl] render_hosts adds to them); whether pages that look like script-built app
 # shells are fetched again through the browser; pages rendered per crawl and per host; the browser.
-FOCUSED_RENDER_HOSTS = []
+FOCUSED_RENDER_HOSTS: list[str] = []
 FOCUSED_RENDER_DETECT = False
 FOCUSED_RENDER_BUDGET = 200
 FOCUSED_RENDER_PER_HOST = 50

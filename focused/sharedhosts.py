@@ -25,7 +25,7 @@ from __future__ import annotations
 import itertools
 import time
 from collections.abc import Iterable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from scrapy import signals
 from scrapy.exceptions import IgnoreRequest, NotConfigured
@@ -128,8 +128,8 @@ class SharedHosts:
 
     def start(self, host: str, token: str) -> float:
         """0 if the request may start now (it is then in flight); else seconds to wait before asking again."""
-        delay = self._delay(self.r.hgetall(self._keys(host)[0]))
-        args = [int(delay * 1000), self.concurrency, int(self.claim_timeout * 1000), token, host]
+        delay = self._delay(cast("dict[bytes, bytes]", self.r.hgetall(self._keys(host)[0])))
+        args: list[int | str] = [int(delay * 1000), self.concurrency, int(self.claim_timeout * 1000), token, host]
         waited = self._gate(keys=self._keys(host), args=args)
         if waited == -2:
             raise IgnoreRequest(f"host given up on: {host}")
@@ -162,7 +162,7 @@ class SharedHosts:
     # --- robots.txt, once for the crawl ---------------------------------------
     def robots(self, site: str) -> dict[bytes, bytes] | None:
         """The stored robots.txt answer of a site (host[:port]), if some process fetched it."""
-        return self.r.hgetall(f"{self.key}:robots:{site}") or None
+        return cast("dict[bytes, bytes]", self.r.hgetall(f"{self.key}:robots:{site}")) or None
 
     def claim_robots(self, site: str, owner: str) -> int:
         """1: this process is the one to fetch the site's robots.txt; 0: another is; 2: it is stored."""

@@ -130,8 +130,9 @@ class ModelWorker:
         that is new (a near-duplicate's: nothing). A page that repeats an earlier one and outranks it is the
         original: the earlier page's credit is taken back, and the repeated text counts as new here."""
         reading = job.reading
-        original = reading.source is not None and self.strategy.outranks(job.url, reading.source)
-        disowned = original and self.strategy.disown(reading.source)
+        original = disowned = False
+        if reading.source is not None and self.strategy.outranks(job.url, reading.source):
+            original, disowned = True, self.strategy.disown(reading.source)
         novelty = min(1.0, reading.novelty + reading.copied) if original else reading.novelty
         duplicate = job.duplicate and not original
         relevance = 0.0 if job.stuffed else credible(probability, job.plausibility, self._harvest())

@@ -18,6 +18,7 @@ from focused.spiders.focused import FocusedSpider
 
 class Command(ScrapyCrawl):
     def run(self, args: list[str], opts: argparse.Namespace) -> None:
+        assert self.settings is not None  # set by Scrapy before a command runs
         if args and args[0] == FocusedSpider.name:
             try:
                 FocusedSpider.check_arguments(with_defaults(self.settings), opts.spargs)

@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from typing import Any
 from pathlib import Path
 
 import numpy as np
@@ -88,7 +89,7 @@ class Command(ScrapyCommand):
     @staticmethod
     def _report(crawl: Crawl, labels: Labels, total: int | None, budgets: list[int],
                 importances: dict[str, dict[str, float]], thresholds: dict[str, float]) -> dict:
-        report = {"crawl": str(crawl.path), "strategy": crawl.strategy}
+        report: dict[str, Any] = {"crawl": str(crawl.path), "strategy": crawl.strategy}
         report |= summarize(crawl.pages, labels.relevant, total, budgets)
         if crawl.seconds:
             report["pages_per_second"] = round((len(crawl.pages) - 1) / crawl.seconds, 2)

@@ -68,11 +68,13 @@ class Command(ScrapyCommand):
             items.append(item)
             bar.update()
 
+        assert self.crawler_process is not None  # set by Scrapy before a command runs
         crawler = self.crawler_process.create_crawler(ExamplesSpider)
         crawler.signals.connect(collect, signal=signals.item_scraped, weak=False)
         self.crawler_process.crawl(crawler, examples=urls)
         self.crawler_process.start()
         bar.close()
+        assert isinstance(crawler.spider, ExamplesSpider)
         failures = crawler.spider.failures
         for url, why in sorted(failures.items()):
             print(f"focused: warning: skipped example {url}: {why}", file=sys.stderr)

@@ -23,7 +23,7 @@ import re
 import zlib
 from urllib.parse import urlsplit
 
-from focused.docsweb.farms import NOT_FOUND, FarmText, links_html, topic_of
+from focused.docsweb.farms import NOT_FOUND, FarmText, links_html
 from focused.docsweb.topics import TOPICS
 from focused.localweb.web import Reply
 

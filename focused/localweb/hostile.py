@@ -62,7 +62,7 @@ PRIVATE_LITERALS = ["http://0xa9fea9fe/latest/meta-data/", "http://3232235521/",
 PRIVATE_LINKS_PAGE = "/private-links.html"
 
 
-def page(title: str, text: str, links: list[str] = (), charset: str | None = "utf-8") -> str:
+def page(title: str, text: str, links: tuple[str, ...] | list[str] = (), charset: str | None = "utf-8") -> str:
     anchors = "".join(f'<p>See <a href="{url}">{url[:40]}</a> for more.</p>' for url in links)
     meta = f'<meta charset="{charset}">' if charset else ""
     return (f"<!doctype html><html><head>{meta}<title>{title}</title></head>"

@@ -11,11 +11,12 @@ from __future__ import annotations
 import json
 import time
 from collections import Counter
-from typing import IO, Protocol
+from typing import IO, Protocol, cast
 from urllib.parse import urlsplit
 
 from twisted.internet import reactor
-from twisted.web import resource, server
+from twisted.internet.address import IPv4Address
+from twisted.web import http, resource, server
 
 from focused.localweb.web import Reply
 
@@ -105,8 +106,15 @@ class WebResource(resource.Resource):
 
 def serve(web: Web, port: int, log: IO[str] | None, latency: float = 0.0, interface: str = "127.0.0.1") -> int:
     """Listen on `port` (0 picks a free one) and return the bound port; call reactor.run() after."""
-    site = server.Site(WebResource(web, log, latency))
-    site.noisy = False
-    site.log = lambda *args, **kwargs: None  # the JSON access log replaces Twisted's
-    listening = reactor.listenTCP(port, site, interface=interface)
-    return listening.getHost().port
+    site = QuietSite(WebResource(web, log, latency))
+    listening = reactor.listenTCP(port, site, interface=interface)  # type: ignore[arg-type]  # Twisted's stubs: Site is no ServerFactory[...]
+    return cast(IPv4Address, listening.getHost()).port
+
+
+class QuietSite(server.Site):
+    """A site without Twisted's access log: the JSON one replaces it."""
+
+    noisy = False
+
+    def log(self, request: http.Request) -> None:
+        pass

@@ -170,7 +170,8 @@ class LocalWeb:
     def _shop(self, host: str, target: str) -> Reply:
         """A faceted listing whose parameters combine without end."""
         page = Page(f"http://{host}{target}", "Database books and SQL guides shop", "shop")
-        n = int(re.search(r"page=(\d+)", target)[1]) if "page=" in target else 1
+        match = re.search(r"page=(\d+)", target)
+        n = int(match[1]) if match else 1
         page.paragraphs = ["Buy books about sql, database design and query tuning."]
         page.links = [
             (f"/list?page={n + 1}&sort={s}&color={c}", f"sql books sorted by {s}", "database guides")
@@ -340,20 +341,15 @@ def write_examples(web: LocalWeb, directory: Path, positives: int = 16, negative
     rng = random.Random(0)
     pages = sorted(web.pages.values(), key=lambda p: p.url)
     chosen = {
-        "positive": rng.sample([p for p in pages if p.topic == TOPIC and "/article" in p.url], positives),
-        "negative": rng.sample([p for p in pages if p.topic != TOPIC], negatives - 6),
+        "positive": [render(p) for p in rng.sample([p for p in pages if p.topic == TOPIC and "/article" in p.url], positives)],
+        "negative": [render(p) for p in rng.sample([p for p in pages if p.topic != TOPIC], negatives - 6)],
     }
-    for target in ("/events/2021/3", "/events/2022/7", "/events/2023/1"):
-        chosen["negative"].append(_page_of(web.respond(CALENDAR, target)))
-    for target in ("/list?page=2", "/list?page=5", "/list?page=9"):
-        chosen["negative"].append(_page_of(web.respond(SHOP, target)))
+    for host, target in ((CALENDAR, "/events/2021/3"), (CALENDAR, "/events/2022/7"), (CALENDAR, "/events/2023/1"),
+                         (SHOP, "/list?page=2"), (SHOP, "/list?page=5"), (SHOP, "/list?page=9")):
+        chosen["negative"].append(web.respond(host, target).body.decode())
     for label, group in chosen.items():
         folder = directory / label
         folder.mkdir(parents=True, exist_ok=True)
-        for i, page in enumerate(group):
-            body = page if isinstance(page, str) else render(page)
+        for i, body in enumerate(group):
             (folder / f"{label}-{i:02d}.html").write_text(body, encoding="utf-8")
 
-
-def _page_of(reply: Reply) -> str:
-    return reply.body.decode()

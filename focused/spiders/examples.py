@@ -10,9 +10,10 @@ from scrapy.http import Response
 from twisted.python.failure import Failure
 
 from focused.addon import FocusedSettings
+from focused.hosthealth import failed_request
 
 
-class ExamplesSpider(FocusedSettings, scrapy.Spider):
+class ExamplesSpider(FocusedSettings):
     """Fetched as politely as a crawl, in any project. Yields {"url", "label", "body"} per example;
     failures are kept in `self.failures`."""
 
@@ -26,14 +27,14 @@ class ExamplesSpider(FocusedSettings, scrapy.Spider):
 
     async def start(self) -> AsyncIterator[scrapy.Request]:
         for url, label in self.examples:
-            yield scrapy.Request(url, cb_kwargs={"label": label}, errback=self.failed, dont_filter=True,
+            yield scrapy.Request(url, cb_kwargs={"label": label, "example": url}, errback=self.failed, dont_filter=True,
                                  meta={"handle_httpstatus_all": True})
 
-    def parse(self, response: Response, label: int) -> Iterator[dict[str, Any]]:
+    def parse(self, response: Response, label: int, example: str) -> Iterator[dict[str, Any]]:
         if response.status != 200:
-            self.failures[response.request.url] = f"HTTP {response.status}"
+            self.failures[example] = f"HTTP {response.status}"
             return
         yield {"url": response.url, "label": label, "body": response.body}
 
     def failed(self, failure: Failure) -> None:
-        self.failures[failure.request.url] = failure.getErrorMessage() or type(failure.value).__name__
+        self.failures[failed_request(failure).url] = failure.getErrorMessage() or type(failure.value).__name__

@@ -28,7 +28,7 @@ from focused.audit import Auditor
 from focused.classifier import ClassifierError, PageClassifier, card_path, load_auditor, load_classifier
 from focused.credibility import Envelope, NoveltyIndex, content_features, topic_words
 from focused.extract import Link, Page, extract, is_html, looks_binary
-from focused.hosthealth import failure_reason
+from focused.hosthealth import failed_request, failure_reason
 from focused.items import PageItem
 from focused.neardup import SimHashIndex
 from focused.profile import Profile, ProfileError, load_profile
@@ -56,7 +56,7 @@ class Arguments(NamedTuple):
     auditor: PageClassifier | None  # the model that judges the harvest (the classifier itself, if it is the one)
 
 
-class FocusedSpider(FocusedSettings, scrapy.Spider):
+class FocusedSpider(FocusedSettings):
     name = "focused"
 
     @classmethod
@@ -95,8 +95,9 @@ class FocusedSpider(FocusedSettings, scrapy.Spider):
             raise UsageError(f"strategy 'focused' needs a trained classifier: run `scrapy train {path}` first")
         try:
             classifier = load_classifier(directory, profile.name) if trained else None
-            audited = classifier is not None and settings.getfloat("FOCUSED_AUDIT_SHARE") > 0
-            return Arguments(profile, strategy, classifier, load_auditor(directory, classifier) if audited else None)
+            audited = settings.getfloat("FOCUSED_AUDIT_SHARE") > 0
+            auditor = load_auditor(directory, classifier) if classifier is not None and audited else None
+            return Arguments(profile, strategy, classifier, auditor)
         except ClassifierError as exc:
             raise UsageError(str(exc)) from None
 
@@ -237,18 +238,18 @@ class FocusedSpider(FocusedSettings, scrapy.Spider):
 
     def failed(self, failure: Failure) -> None:
         """The errback of every request: a fetch that gave no page is logged and counted, and the crawl goes on."""
-        reason = failure_reason(failure.value)
-        logger.info("No page from %s: %s", failure.request.url, failure.getErrorMessage()[:300])
+        reason, request = failure_reason(failure.value), failed_request(failure)
+        logger.info("No page from %s: %s", request.url, failure.getErrorMessage()[:300])
         self.crawler.stats.inc_value(f"focused/failed/{reason}")
-        self.crawler.signals.send_catch_log(focused_signals.request_failed, request=failure.request)
+        self.crawler.signals.send_catch_log(focused_signals.request_failed, request=request)
         if isinstance(failure.value, HttpError):
-            self._dead_end(failure.request)
+            self._dead_end(request)
 
     def _skip(self, response: Response, reason: str, dead_end: bool = True) -> None:
         """A response that gives no item: counted, told to the scheduler (its request is done with) and, when
         the server answered with nothing to read, to the strategy as a dead end."""
         self.crawler.stats.inc_value(f"focused/skipped/{reason}")
-        if dead_end:
+        if dead_end and response.request is not None:
             self._dead_end(response.request)
         self.crawler.signals.send_catch_log(focused_signals.page_skipped, response=response)
 
