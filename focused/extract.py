@@ -6,9 +6,11 @@ import re
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import TypeGuard
+from copy import deepcopy
 from urllib.parse import urljoin
 
 import trafilatura
+from lxml.etree import XPath
 from lxml.html import HtmlElement
 from scrapy.http import HtmlResponse, Response
 from scrapy.linkextractors import IGNORED_EXTENSIONS
@@ -42,6 +44,9 @@ def is_html(response: Response) -> TypeGuard[HtmlResponse]:
     return isinstance(response, HtmlResponse) and (not content_type or "html" in content_type)
 
 
+# Hidden from readers: the attribute, or an inline style (case and spaces aside).
+_STYLE = "translate(@style, 'ABCDEFGHIJKLMNOPQRSTUVWXYZ ', 'abcdefghijklmnopqrstuvwxyz')"
+HIDDEN = XPath(f"//body//*[@hidden or contains({_STYLE}, 'display:none') or contains({_STYLE}, 'visibility:hidden')]")
 CONTROL_BYTES = frozenset(range(32)) - {9, 10, 12, 13}
 
 
@@ -52,9 +57,11 @@ def looks_binary(body: bytes, sample: int = 1024) -> bool:
 
 
 def extract(response: HtmlResponse, context_words: int) -> Page:
-    """Links first (from Scrapy's parsed tree), then trafilatura's main text from the same tree."""
+    """Links first (from Scrapy's parsed tree), then trafilatura's main text from the same tree, both without what
+    the page hides from its readers."""
     root: HtmlElement = response.selector.root
     page = Page(response.url, _title(root), "", [])
+    root = _visible(root, page.dropped)
     base = get_base_url(response)
     seen = {response.url}
     for a in root.iter("a"):
@@ -75,6 +82,22 @@ def extract(response: HtmlResponse, context_words: int) -> Page:
         page.links.append(Link(url, _anchor(a), _context(a, context_words)))
     page.text = trafilatura.extract(root, fast=True, include_comments=False) or _clean(root.text_content())
     return page
+
+
+def _visible(root: HtmlElement, dropped: Counter[str]) -> HtmlElement:
+    """The tree without elements hidden from readers (the `hidden` attribute, an inline display:none or
+    visibility:hidden): text and links a person cannot see are no evidence of what the page is about or
+    links to, and hiding them is how hacked sites carry injected links and cloaked pages their keywords
+    (Gyongyi and Garcia-Molina 2005, "content hiding"). A copy, and only when something is hidden."""
+    if not HIDDEN(root):
+        return root
+    root = deepcopy(root)
+    hidden = set(HIDDEN(root))
+    for element in hidden:
+        if not any(ancestor in hidden for ancestor in element.iterancestors()):
+            dropped["hidden"] += sum(1 for a in element.iter("a") if a.get("href"))
+            element.drop_tree()
+    return root
 
 
 def _title(root: HtmlElement) -> str:

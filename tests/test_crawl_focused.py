@@ -93,14 +93,16 @@ def test_bought_domains_get_a_small_share_of_the_budget(adversarial_web, run_cra
     assert len(bought) < 0.25 * len(crawl.urls), len(bought)
 
 
-@pytest.mark.xfail(strict=True, reason="issue 14, unmet: parasite pages take about a third of the crawl (session 34)")
+@pytest.mark.xfail(strict=True, reason="issue 14, unmet: the cloaked shop takes 2-5% of the crawl (session 34)")
 def test_parasites_and_cloaked_pages_get_under_one_percent(adversarial_web, run_crawl, tmp_path):
     """Two hazards written in session 34 before any crawl met them (focused/localweb/adversarial.py): template-
     written SEO pages on two real sites that hidden links on their own pages lead to, and a shop hiding pieces of
-    the real articles from people, reached by spam comments on one real page in 30. Measured: 121 and 123
-    parasite pages and 5 of the shop's of about 384, with or without the auditor checking relevant verdicts (tried,
-    not kept: the auditor too calls the parasites' text relevant); their site earned its budget with real pages.
-    Strict: when a change meets the issue's bound, this fails until the mark goes."""
+    the real articles from people, reached by spam comments on one real page in 30. First met: 123 and 121
+    parasite pages and 5 of the shop's of about 384 (the classifier and the auditor both call the parasites' text
+    relevant). Since extraction leaves out what a page hides from readers (chosen after that, so these two are
+    no longer untouched), the parasites are not reached and the shop takes 9 to 18 of about 380 pages: its
+    visible titles carry a topic word. Strict: when a change meets the issue's bound, this fails until the mark
+    goes."""
     crawl = run_crawl(adversarial_web.proxy, strategy="focused", settings=trained_settings(tmp_path))
     hidden = [url for url in crawl.urls if adversarial.is_parasite(url) or url.split("/")[2] == adversarial.CLOAKED]
     assert len(crawl.urls) >= 0.9 * BUDGET

@@ -29,3 +29,16 @@ def test_links_carry_anchor_and_the_words_around_them():
 def test_only_html_is_parsed_for_links():
     assert is_html(HtmlResponse("http://ex.com/", body=HTML, headers={"Content-Type": "text/html"}))
     assert not is_html(TextResponse("http://ex.com/x", body=b"%PDF-1.4", headers={"Content-Type": "application/pdf"}))
+
+
+def test_what_the_page_hides_from_readers_is_neither_text_nor_links():
+    body = b"""<html><head><title>Flights</title></head><body><p>Cheap flights to Lisbon <a href="/deals/2">more</a></p>
+<div style="DISPLAY: None"><p>A regular expression pattern matches text.</p><a href="/deals/3">regex tips</a>
+<span hidden><a href="/deals/4">nested</a></span></div><p hidden>x <a href="/deals/5">five</a></p>
+<p style="visibility:hidden"><a href="/deals/6">six</a></p><p>Book today.</p></body></html>"""
+    response = HtmlResponse("http://shop.example/deals/1", body=body)
+    page = extract(response, context_words=2)
+    assert [link.url for link in page.links] == ["http://shop.example/deals/2"]
+    assert page.dropped == {"hidden": 4}
+    assert "regular expression" not in page.text and "Book today" in page.text
+    assert len(response.xpath("//a")) == 5  # the response's own tree is left whole
