@@ -23,7 +23,7 @@ import re
 import zlib
 from urllib.parse import urlsplit
 
-from focused.docsweb.farms import NOT_FOUND, FarmText, links_html
+from focused.docsweb.farms import NOT_FOUND, FarmText, links_html, page_html
 from focused.docsweb.topics import TOPICS
 from focused.localweb.web import Reply
 
@@ -130,7 +130,7 @@ class Parasites:
         n = int(m[1])
         if host == CLOAKED:
             return self._deal(n)
-        return self._parasite(n) if parasite_url(n).endswith(target) and PARASITE_HOSTS[n % 2] == host else NOT_FOUND
+        return self._parasite(n) if parasite_url(n) == f"http://{host}{target}" else NOT_FOUND
 
     def _parasite(self, n: int) -> Reply:
         rng = random.Random(f"parasite/{n}")
@@ -139,10 +139,7 @@ class Parasites:
         others = [n + len(TOPICS) * rng.randint(1, 3000) for _ in range(5)]
         links = [(parasite_url(other), f"{rng.choice(words)} tutorial") for other in others]
         links.append((f"http://{PARASITE_HOSTS[n % 2]}/", "documentation home"))
-        body = "".join(f"<p>{html.escape(p)}</p>" for p in seo_article(words, rng))
-        return Reply(200, (f'<!doctype html><html><head><meta charset="utf-8"><title>{html.escape(title)}</title>'
-                           f"</head><body><h1>{html.escape(title)}</h1>{body}<p>Related: {links_html(links)}</p>"
-                           "</body></html>").encode())
+        return Reply(200, page_html(title, seo_article(words, rng), links))
 
     def _deal(self, n: int) -> Reply:
         rng = random.Random(f"cloaked/{n}")
