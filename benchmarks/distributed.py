@@ -2,6 +2,8 @@
 Redis, and how polite each run was to every host, from the server's own log.
 
     python -m benchmarks.distributed [--pages 900] [--latency 0.05] [--delay 0.25] [--processes 1,2,3] [--repeat 3]
+    python -m benchmarks.distributed --web benchweb --topic http     # the benchmark web of real documents
+
 
 The local web answers every request after `--latency` seconds (a network's round trip; on
 loopback a crawl is CPU-bound, and on 2 cores three processes cannot be three times faster).
@@ -9,7 +11,11 @@ Every run crawls the same web with the same profile, strategy (lexical) and poli
 requests at a time per host, `--delay` seconds between requests to a host), `--pages` pages in
 all, split evenly between the processes; pages/s is pages written over the time from the first
 page written to the last (the processes' start-up, a few seconds each, is reported apart).
-From the server's log: pages written per response served (robots.txt and failures cost responses),
+With `--web`, the benchmark web of real documents (`make benchweb`) and one of its topics' profiles instead;
+https URLs go through the proxy too, as a user's would, and the proxy refuses their CONNECT tunnels (the
+real sites they name are not there): a dead host for the crawl. Pages written per request Scrapy sent
+(retries and failed tunnels included: the server never sees those). From the server's log: pages
+written per response served (robots.txt and failures cost responses),
 the smallest gap between successive requests to one host (never below the delay, however many
 processes), the most requests one host had in flight, and the most robots.txt fetches of one host.
 A shared frontier has no patience (FOCUSED_PATIENCE), so the runs compared are without it; one
@@ -21,6 +27,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -44,6 +51,7 @@ class Run:
     crawling: float  # seconds from the first page written to the last
     twice: int  # URLs written twice
     responses: int  # requests the server answered
+    requests: int  # requests the crawl's processes sent (downloader/request_count)
     min_gap: float  # smallest gap between successive requests to one host
     short_gaps: int  # gaps below 0.98 x the delay
     in_flight: int  # most requests one host had at once
@@ -62,9 +70,15 @@ def host_politeness(entries: list[dict], delay: float) -> tuple[float, int, int,
     return min(gaps, default=float("inf")), short, max(e["concurrency"] for e in entries), max(robots)
 
 
-def crawl_process(out: Path, proxy: str, pages: int, redis_url: str | None, patience: bool,
+def requests_sent(log: Path) -> int:
+    """The requests one crawl process sent, from the stats Scrapy dumps at the end of its log."""
+    match = re.search(r"'downloader/request_count': (\d+)", log.read_text())
+    return int(match[1]) if match else 0
+
+
+def crawl_process(out: Path, proxy: str, profile: Path, pages: int, redis_url: str | None, patience: bool,
                   delay: float) -> subprocess.Popen:
-    command = [sys.executable, "-m", "scrapy", "crawl", "focused", "-a", f"profile={ROOT / 'profiles' / 'sql.toml'}",
+    command = [sys.executable, "-m", "scrapy", "crawl", "focused", "-a", f"profile={profile}",
                "-a", "strategy=lexical", "-O", f"{out}:jsonl", "-s", f"LOG_FILE={out.with_suffix('.log')}"]
     settings = {**SETTINGS, "DOWNLOAD_DELAY": delay, "CLOSESPIDER_PAGECOUNT": pages,
                 **({} if patience else {"FOCUSED_PATIENCE": 0})}
@@ -72,15 +86,15 @@ def crawl_process(out: Path, proxy: str, pages: int, redis_url: str | None, pati
         settings |= {"FOCUSED_REDIS_URL": redis_url, "FOCUSED_REDIS_KEY": f"bench:{out.parent}"}
     for key, value in settings.items():
         command += ["-s", f"{key}={value}"]
-    return subprocess.Popen(command, cwd=ROOT, env={**os.environ, "http_proxy": proxy})
+    return subprocess.Popen(command, cwd=ROOT, env={**os.environ, "http_proxy": proxy, "https_proxy": proxy})
 
 
-def measure(workdir: Path, log: Path, proxy: str, pages: int, processes: int, redis_url: str | None,
+def measure(workdir: Path, log: Path, proxy: str, profile: Path, pages: int, processes: int, redis_url: str | None,
             delay: float, patience: bool = False) -> Run:
     """One crawl run by `processes` processes, measured by its items and its slice of the server's log."""
     workdir.mkdir(parents=True)
     started, since = time.monotonic(), time.time()
-    running = [crawl_process(workdir / f"p{i}.jsonl", proxy, pages // processes, redis_url, patience, delay)
+    running = [crawl_process(workdir / f"p{i}.jsonl", proxy, profile, pages // processes, redis_url, patience, delay)
                for i in range(processes)]
     for process in running:
         process.wait()
@@ -89,7 +103,8 @@ def measure(workdir: Path, log: Path, proxy: str, pages: int, processes: int, re
     fetched = sorted(datetime.fromisoformat(item["fetched_at"]) for item in items)
     entries = [entry for line in log.read_text().splitlines() if (entry := json.loads(line))["t"] >= since]
     twice = len(items) - len({item["url"] for item in items})
-    return Run(len(items), seconds, (fetched[-1] - fetched[0]).total_seconds(), twice, len(entries),
+    sent = sum(requests_sent(path) for path in workdir.glob("p*.log"))
+    return Run(len(items), seconds, (fetched[-1] - fetched[0]).total_seconds(), twice, len(entries), sent,
                *host_politeness(entries, delay))
 
 
@@ -106,13 +121,20 @@ def main() -> None:
     parser.add_argument("--delay", type=float, default=0.25, help="DOWNLOAD_DELAY: seconds between requests to a host")
     parser.add_argument("--processes", default="1,2,3")
     parser.add_argument("--repeat", type=int, default=3, help="runs per row; the median is shown")
+    parser.add_argument("--web", type=Path, help="the benchmark web's root (make benchweb) instead of the local web")
+    parser.add_argument("--topic", default="http", help="with --web: the topic whose profile is crawled")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         work = Path(tmp)
         log = work / "access.jsonl"
-        web, proxy = start_local_web(log, "focused.localweb", "--latency", str(args.latency))
+        if args.web:
+            web, proxy = start_local_web(log, "focused.docsweb", "--root", str(args.web), "--latency", str(args.latency))
+            profile, web_name = args.web / "profiles" / f"{args.topic}.toml", f"the benchmark web ({args.topic})"
+        else:
+            web, proxy = start_local_web(log, "focused.localweb", "--latency", str(args.latency))
+            profile, web_name = ROOT / "profiles" / "sql.toml", "the local web"
         redis, redis_url = start_redis(work)
-        common = (log, proxy, args.pages)
+        common = (log, proxy, profile, args.pages)
         try:
             rows = [("1 process, no Redis", median_run(work / "alone", args.repeat, *common, 1, None, args.delay)),
                     ("  with patience", median_run(work / "patient", args.repeat, *common, 1, None, args.delay,
@@ -123,19 +145,19 @@ def main() -> None:
         finally:
             web.terminate()
             redis.terminate()
-    print(f"\n{args.pages} pages of the local web, {args.latency:.2f} s per answer, {args.delay:.2f} s between "
+    print(f"\n{args.pages} pages of {web_name}, {args.latency:.2f} s per answer, {args.delay:.2f} s between "
           f"requests to a host, 2 at a time, {os.cpu_count()} cores, median of {args.repeat} runs:")
     print(f"{'run':<24} {'pages':>6} {'wall s':>7} {'crawl s':>8} {'pages/s':>8} {'speed-up':>9} {'twice':>6} "
-          f"{'pages/resp':>10} {'min gap s':>9} {'short':>5} {'in flight':>9} {'robots':>6}")
+          f"{'pages/resp':>10} {'pages/req':>9} {'min gap s':>9} {'short':>5} {'in flight':>9} {'robots':>6}")
     base = rows[0][1].written / rows[0][1].crawling
     for name, run in rows:
         speed = run.written / run.crawling
         print(f"{name:<24} {run.written:6d} {run.wall:7.1f} {run.crawling:8.1f} {speed:8.1f} {speed / base:8.2f}x "
-              f"{run.twice:6d} {run.written / run.responses:10.2f} {run.min_gap:9.3f} {run.short_gaps:5d} "
+              f"{run.twice:6d} {run.written / run.responses:10.2f} {run.written / max(run.requests, 1):9.2f} {run.min_gap:9.3f} {run.short_gaps:5d} "
               f"{run.in_flight:9d} {run.robots:6d}")
     print("pages/s: pages written over the crawl s, from the first page written to the last (wall s adds "
           "the processes' start-up and shut-down). min gap: the smallest gap between successive requests to one "
-          "host; short: gaps below 0.98 x the delay; in flight: the most requests one host had at once; robots: the "
+          "host; pages/req: pages written per request the processes sent; short: gaps below 0.98 x the delay; in flight: the most requests one host had at once; robots: the "
           "most robots.txt fetches of one host.")
 
 

@@ -3,7 +3,8 @@
 Starts the local web on a free loopback port, runs `scrapy crawl focused` once per
 strategy through it (as http_proxy): `focused` with the profile's trained classifier
 (classifiers/sql.*), `lexical`, and breadth-first `bfs`; then compares the fetched pages
-with the web's ground truth. A progress bar per crawl; items and logs land in crawls/.
+with the web's ground truth. A progress bar per crawl; items, logs and the harvest and recall plots
+land in crawls/.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from tqdm import tqdm
 
 from focused.evaluation import harvest_rate
 from focused.localweb.web import LocalWeb
+from focused.plots import plot_curves
 from focused.profile import load_profile
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -100,8 +102,10 @@ def main() -> None:
     for strategy, (urls, seconds) in results.items():
         print(f"{strategy:10} {len(urls):6d} {harvest_rate(urls, relevant, 100):12.1%} "
               f"{harvest_rate(urls, relevant):8.1%} {seconds:8.1f}")
+    plots = plot_curves([(s, urls) for s, (urls, _) in results.items()], relevant, crawls / "demo")
     rates = ", ".join(f"{harvest_rate(urls, relevant):.1%} ({s})" for s, (urls, _) in results.items())
-    print(f"\nHarvest rate: {rates}.\nItems: crawls/demo-STRATEGY.jsonl; logs: crawls/demo-STRATEGY.log")
+    print(f"\nHarvest rate: {rates}.\nItems: crawls/demo-STRATEGY.jsonl; logs: crawls/demo-STRATEGY.log; "
+          f"plots: {', '.join(str(path.relative_to(ROOT)) for path in plots)}")
 
 
 if __name__ == "__main__":

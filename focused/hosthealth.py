@@ -1,8 +1,8 @@
 """Dead hosts fail fast: classify download outcomes per host, stop hopeless retries.
 failure_reason names, for the stats, why any fetch gave no page.
 
-An unresolvable host, or a proxy's 502 for a host it cannot reach, will not answer on a
-retry either: those requests are not retried. Every failure and success is reported to
+An unresolvable host, or a proxy's 502 or refused CONNECT tunnel for a host it cannot reach,
+will not answer on a retry either: those requests are not retried. Every failure and success is reported to
 the scheduler, which backs a failing host off and gives up on it after
 FOCUSED_HOST_MAX_FAILURES consecutive failures.
 """
@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from scrapy.core.downloader.handlers.http11 import TunnelError
 from scrapy.exceptions import (
     CannotResolveHostError,
     DownloadConnectionRefusedError,
@@ -44,7 +45,7 @@ MESSAGE_REASONS = (
 )
 HOPELESS_STATUS = {502}
 FAILURE_STATUS = {500, 502, 503, 504, 522, 524}
-HOPELESS_ERRORS = (CannotResolveHostError, DNSLookupError)
+HOPELESS_ERRORS = (CannotResolveHostError, DNSLookupError, TunnelError)
 HOST_ERRORS = HOPELESS_ERRORS + (
     DownloadConnectionRefusedError,
     DownloadTimeoutError,

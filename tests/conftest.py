@@ -128,8 +128,10 @@ def crawl(
     name: str = "crawl",
     timeout: float = 300,
     cwd: Path = REPO,
+    https: bool = False,
 ) -> Crawl:
-    """Run `scrapy crawl focused` as a user would, in its own process, in the Scrapy project at `cwd`."""
+    """Run `scrapy crawl focused` as a user would, in its own process, in the Scrapy project at `cwd`; with
+    `https`, https URLs go through the proxy too (each through a CONNECT tunnel, which the local web refuses)."""
     output, log = workdir / f"{name}.jsonl", workdir / f"{name}.log"
     command = [sys.executable, "-m", "scrapy", "crawl", "focused", "-a", f"profile={profile}", "-a", f"strategy={strategy}"]
     command += ["-o", f"{output}:jsonl", "-s", f"LOG_FILE={log}"]
@@ -138,6 +140,8 @@ def crawl(
     env = {k: v for k, v in os.environ.items() if k.lower() not in ("http_proxy", "https_proxy", "no_proxy")}
     if proxy:
         env["http_proxy"] = proxy
+        if https:
+            env["https_proxy"] = proxy
     done = subprocess.run(command, cwd=cwd, env=env, timeout=timeout, capture_output=True, text=True)
     items = [json.loads(line) for line in output.read_text().splitlines()] if output.exists() else []
     return Crawl(items, log.read_text() if log.exists() else done.stderr, done.returncode)

@@ -1,4 +1,5 @@
-"""Without a proxy, names go through the caching resolver; unresolvable hosts fail fast."""
+"""Without a proxy, names go through the caching resolver; unresolvable hosts fail fast, as do hosts a proxy
+will not tunnel to."""
 
 from __future__ import annotations
 
@@ -31,3 +32,15 @@ def test_a_dead_name_is_answered_from_the_negative_cache(web, run_crawl, tmp_pat
     result = run_crawl(None, profile=write_profile(tmp_path, seeds), settings=settings)
     assert result.stat("dnscache/negative_hit") >= 1  # gone.example was looked up once, then answered from the cache
     assert result.stat("dnscache/error") == result.stat("dnscache/miss") - 1  # each dead name failed once
+
+
+def test_a_host_the_proxy_will_not_tunnel_to_costs_one_attempt(web, run_crawl, tmp_path: Path):
+    """An https host behind a proxy that refuses its CONNECT is a dead host, not a flaky page: no retry."""
+    seeds = ["http://www.portal.example/", *(f"https://secure.example/{i}.html" for i in range(4))]
+    result = run_crawl(web.proxy, profile=write_profile(tmp_path, seeds), settings={"CLOSESPIDER_PAGECOUNT": 20},
+                       https=True)
+    tunnel = "scrapy.core.downloader.handlers.http11.TunnelError"
+    assert result.stat(f"downloader/exception_type_count/{tunnel}") == 1  # its robots.txt, once
+    assert result.stat("focused/host_failure/TunnelError") == 1 and result.stat("retry/count") == 0
+    assert result.stat("focused/robots/unreachable/TunnelError") == 1
+    assert result.urls and not any(url.startswith("https://") for url in result.urls)

@@ -24,6 +24,7 @@ def main(argv: list[str] | None = None) -> None:
     serve_cmd.add_argument("--root", type=Path, default=DEFAULT_ROOT)
     serve_cmd.add_argument("--port", type=int, default=8080, help="0 picks a free port")
     serve_cmd.add_argument("--log", help="JSON-lines access log file")
+    serve_cmd.add_argument("--latency", type=float, default=0.0, help="seconds added to every answer")
     args = parser.parse_args(argv)
     if args.command == "packages":
         from focused.docsweb.sites import PACKAGES
@@ -50,7 +51,7 @@ def main(argv: list[str] | None = None) -> None:
     except FileNotFoundError as exc:
         sys.exit(f"focused: {exc}")
     log = open(args.log, "a", encoding="utf-8") if args.log else None
-    port = serve(web, args.port, log)
+    port = serve(web, args.port, log, args.latency)
     print(f"serving the benchmark web on http://127.0.0.1:{port}/ (use it as http_proxy)", flush=True)
     reactor.run()
 
