@@ -9,9 +9,10 @@ demo: $(VENV)/.installed
 test: $(VENV)/.installed system
 	$(VENV)/bin/python -m pytest -q
 
-# pyflakes-level checks (pyproject.toml, [tool.ruff.lint]).
+# pyflakes-level checks and the formatting (pyproject.toml, [tool.ruff]).
 lint: $(VENV)/.installed
 	$(VENV)/bin/ruff check focused tests benchmarks
+	$(VENV)/bin/ruff format --check focused tests benchmarks
 
 # Type checks of the package (pyproject.toml, [tool.mypy]).
 types: $(VENV)/.installed

@@ -71,13 +71,20 @@ def main() -> None:
         ("plain CrawlSpider, Scrapy scheduler", plain, budget, outside),
         ("plain CrawlSpider, FocusedScheduler", plain, {**budget, **FOCUSED_SCHEDULER}, outside),
         ("focused spider, bfs", focused + ["-a", "strategy=bfs"], budget, ROOT),
-        ("focused spider, lexical, patience 0", focused + ["-a", "strategy=lexical"], {**budget, "FOCUSED_PATIENCE": 0}, ROOT),
+        (
+            "focused spider, lexical, patience 0",
+            focused + ["-a", "strategy=lexical"],
+            {**budget, "FOCUSED_PATIENCE": 0},
+            ROOT,
+        ),
         ("focused spider, lexical (defaults)", focused + ["-a", "strategy=lexical"], budget, ROOT),
         ("focused spider, focused (defaults)", focused + ["-a", "strategy=focused"], budget, ROOT),
     ]
     server, proxy = start_local_web(outside / "access.jsonl")
     try:
-        results = [(name, *crawl(cmd, s, proxy, cwd, outside / f"run{i}.jsonl")) for i, (name, cmd, s, cwd) in enumerate(runs)]
+        results = [
+            (name, *crawl(cmd, s, proxy, cwd, outside / f"run{i}.jsonl")) for i, (name, cmd, s, cwd) in enumerate(runs)
+        ]
     finally:
         server.terminate()
     reference = results[0][1]

@@ -40,8 +40,12 @@ from typing import Any
 from focused.demo import start_local_web, start_redis
 
 ROOT = Path(__file__).resolve().parents[1]
-SETTINGS = {"CONCURRENT_REQUESTS_PER_DOMAIN": 2, "FOCUSED_PROGRESS_INTERVAL": 0, "LOG_LEVEL": "INFO",
-            "TELNETCONSOLE_ENABLED": False}
+SETTINGS = {
+    "CONCURRENT_REQUESTS_PER_DOMAIN": 2,
+    "FOCUSED_PROGRESS_INTERVAL": 0,
+    "LOG_LEVEL": "INFO",
+    "TELNETCONSOLE_ENABLED": False,
+}
 
 
 @dataclass
@@ -76,12 +80,30 @@ def requests_sent(log: Path) -> int:
     return int(match[1]) if match else 0
 
 
-def crawl_process(out: Path, proxy: str, profile: Path, pages: int, redis_url: str | None, patience: bool,
-                  delay: float) -> subprocess.Popen:
-    command = [sys.executable, "-m", "scrapy", "crawl", "focused", "-a", f"profile={profile}",
-               "-a", "strategy=lexical", "-O", f"{out}:jsonl", "-s", f"LOG_FILE={out.with_suffix('.log')}"]
-    settings = {**SETTINGS, "DOWNLOAD_DELAY": delay, "CLOSESPIDER_PAGECOUNT": pages,
-                **({} if patience else {"FOCUSED_PATIENCE": 0})}
+def crawl_process(
+    out: Path, proxy: str, profile: Path, pages: int, redis_url: str | None, patience: bool, delay: float
+) -> subprocess.Popen:
+    command = [
+        sys.executable,
+        "-m",
+        "scrapy",
+        "crawl",
+        "focused",
+        "-a",
+        f"profile={profile}",
+        "-a",
+        "strategy=lexical",
+        "-O",
+        f"{out}:jsonl",
+        "-s",
+        f"LOG_FILE={out.with_suffix('.log')}",
+    ]
+    settings = {
+        **SETTINGS,
+        "DOWNLOAD_DELAY": delay,
+        "CLOSESPIDER_PAGECOUNT": pages,
+        **({} if patience else {"FOCUSED_PATIENCE": 0}),
+    }
     if redis_url:
         settings |= {"FOCUSED_REDIS_URL": redis_url, "FOCUSED_REDIS_KEY": f"bench:{out.parent}"}
     for key, value in settings.items():
@@ -89,13 +111,24 @@ def crawl_process(out: Path, proxy: str, profile: Path, pages: int, redis_url: s
     return subprocess.Popen(command, cwd=ROOT, env={**os.environ, "http_proxy": proxy, "https_proxy": proxy})
 
 
-def measure(workdir: Path, log: Path, proxy: str, profile: Path, pages: int, processes: int, redis_url: str | None,
-            delay: float, patience: bool = False) -> Run:
+def measure(
+    workdir: Path,
+    log: Path,
+    proxy: str,
+    profile: Path,
+    pages: int,
+    processes: int,
+    redis_url: str | None,
+    delay: float,
+    patience: bool = False,
+) -> Run:
     """One crawl run by `processes` processes, measured by its items and its slice of the server's log."""
     workdir.mkdir(parents=True)
     started, since = time.monotonic(), time.time()
-    running = [crawl_process(workdir / f"p{i}.jsonl", proxy, profile, pages // processes, redis_url, patience, delay)
-               for i in range(processes)]
+    running = [
+        crawl_process(workdir / f"p{i}.jsonl", proxy, profile, pages // processes, redis_url, patience, delay)
+        for i in range(processes)
+    ]
     for process in running:
         process.wait()
     seconds = time.monotonic() - started
@@ -104,8 +137,15 @@ def measure(workdir: Path, log: Path, proxy: str, profile: Path, pages: int, pro
     entries = [entry for line in log.read_text().splitlines() if (entry := json.loads(line))["t"] >= since]
     twice = len(items) - len({item["url"] for item in items})
     sent = sum(requests_sent(path) for path in workdir.glob("p*.log"))
-    return Run(len(items), seconds, (fetched[-1] - fetched[0]).total_seconds(), twice, len(entries), sent,
-               *host_politeness(entries, delay))
+    return Run(
+        len(items),
+        seconds,
+        (fetched[-1] - fetched[0]).total_seconds(),
+        twice,
+        len(entries),
+        sent,
+        *host_politeness(entries, delay),
+    )
 
 
 def median_run(workdir: Path, repeat: int, *args: Any, **kwargs: Any) -> Run:
@@ -128,7 +168,9 @@ def main() -> None:
         work = Path(tmp)
         log = work / "access.jsonl"
         if args.web:
-            web, proxy = start_local_web(log, "focused.docsweb", "--root", str(args.web), "--latency", str(args.latency))
+            web, proxy = start_local_web(
+                log, "focused.docsweb", "--root", str(args.web), "--latency", str(args.latency)
+            )
             profile, web_name = args.web / "profiles" / f"{args.topic}.toml", f"the benchmark web ({args.topic})"
         else:
             web, proxy = start_local_web(log, "focused.localweb", "--latency", str(args.latency))
@@ -136,29 +178,41 @@ def main() -> None:
         redis, redis_url = start_redis(work)
         common = (log, proxy, profile, args.pages)
         try:
-            rows = [("1 process, no Redis", median_run(work / "alone", args.repeat, *common, 1, None, args.delay)),
-                    ("  with patience", median_run(work / "patient", args.repeat, *common, 1, None, args.delay,
-                                                   patience=True))]
+            rows = [
+                ("1 process, no Redis", median_run(work / "alone", args.repeat, *common, 1, None, args.delay)),
+                (
+                    "  with patience",
+                    median_run(work / "patient", args.repeat, *common, 1, None, args.delay, patience=True),
+                ),
+            ]
             for n in map(int, args.processes.split(",")):
                 name = f"{n} process{'es' if n > 1 else ''}, Redis"
                 rows.append((name, median_run(work / f"redis{n}", args.repeat, *common, n, redis_url, args.delay)))
         finally:
             web.terminate()
             redis.terminate()
-    print(f"\n{args.pages} pages of {web_name}, {args.latency:.2f} s per answer, {args.delay:.2f} s between "
-          f"requests to a host, 2 at a time, {os.cpu_count()} cores, median of {args.repeat} runs:")
-    print(f"{'run':<24} {'pages':>6} {'wall s':>7} {'crawl s':>8} {'pages/s':>8} {'speed-up':>9} {'twice':>6} "
-          f"{'pages/resp':>10} {'pages/req':>9} {'min gap s':>9} {'short':>5} {'in flight':>9} {'robots':>6}")
+    print(
+        f"\n{args.pages} pages of {web_name}, {args.latency:.2f} s per answer, {args.delay:.2f} s between "
+        f"requests to a host, 2 at a time, {os.cpu_count()} cores, median of {args.repeat} runs:"
+    )
+    print(
+        f"{'run':<24} {'pages':>6} {'wall s':>7} {'crawl s':>8} {'pages/s':>8} {'speed-up':>9} {'twice':>6} "
+        f"{'pages/resp':>10} {'pages/req':>9} {'min gap s':>9} {'short':>5} {'in flight':>9} {'robots':>6}"
+    )
     base = rows[0][1].written / rows[0][1].crawling
     for name, run in rows:
         speed = run.written / run.crawling
-        print(f"{name:<24} {run.written:6d} {run.wall:7.1f} {run.crawling:8.1f} {speed:8.1f} {speed / base:8.2f}x "
-              f"{run.twice:6d} {run.written / run.responses:10.2f} {run.written / max(run.requests, 1):9.2f} {run.min_gap:9.3f} {run.short_gaps:5d} "
-              f"{run.in_flight:9d} {run.robots:6d}")
-    print("pages/s: pages written over the crawl s, from the first page written to the last (wall s adds "
-          "the processes' start-up and shut-down). min gap: the smallest gap between successive requests to one "
-          "host; pages/req: pages written per request the processes sent; short: gaps below 0.98 x the delay; in flight: the most requests one host had at once; robots: the "
-          "most robots.txt fetches of one host.")
+        print(
+            f"{name:<24} {run.written:6d} {run.wall:7.1f} {run.crawling:8.1f} {speed:8.1f} {speed / base:8.2f}x "
+            f"{run.twice:6d} {run.written / run.responses:10.2f} {run.written / max(run.requests, 1):9.2f} {run.min_gap:9.3f} {run.short_gaps:5d} "
+            f"{run.in_flight:9d} {run.robots:6d}"
+        )
+    print(
+        "pages/s: pages written over the crawl s, from the first page written to the last (wall s adds "
+        "the processes' start-up and shut-down). min gap: the smallest gap between successive requests to one "
+        "host; pages/req: pages written per request the processes sent; short: gaps below 0.98 x the delay; in flight: the most requests one host had at once; robots: the "
+        "most robots.txt fetches of one host."
+    )
 
 
 if __name__ == "__main__":

@@ -46,7 +46,12 @@ def requests(n: int, seed: int = 1, per_page: int = 40) -> Iterator[tuple[str, R
             "context": " ".join(rng.choices(WORDS, k=12)),
             "parent_url": parent,
             "parent_relevance": parent_relevance,
-            "signals": {"inherited": rng.random(), "anchor": rng.random(), "context": rng.random(), "url": rng.random()},
+            "signals": {
+                "inherited": rng.random(),
+                "anchor": rng.random(),
+                "context": rng.random(),
+                "url": rng.random(),
+            },
         }
         url = f"http://{host}/section{rng.randrange(50)}/article-{i}-{'-'.join(rng.choices(WORDS, k=3))}.html"
         yield host, Request(url, meta={"focused": meta, "depth": 3})

@@ -35,7 +35,17 @@ def train(model: str, output: Path) -> None:
 
 def crawl(strategy: str, models: Path, extra: dict, pages: int, proxy: str, out: Path) -> dict[str, float | list[str]]:
     log = out.with_suffix(".log")
-    command = [sys.executable, "-m", "scrapy", "crawl", "focused", "-a", f"profile={PROFILE}", "-a", f"strategy={strategy}"]
+    command = [
+        sys.executable,
+        "-m",
+        "scrapy",
+        "crawl",
+        "focused",
+        "-a",
+        f"profile={PROFILE}",
+        "-a",
+        f"strategy={strategy}",
+    ]
     settings = {**LOOPBACK, "FOCUSED_CLASSIFIERS_DIR": models, "CLOSESPIDER_PAGECOUNT": pages, "LOG_FILE": log, **extra}
     for key, value in settings.items():
         command += ["-s", f"{key}={value}"]

@@ -29,8 +29,12 @@ from focused.docsweb.web import on_hazard
 ROOT = Path(__file__).resolve().parents[1]
 STRATEGIES = ("bfs", "backlink", "pagerank", "hotqueue", "lexical", "focused")
 BUDGETS = (100, 250, 500, 1000)
-LOOPBACK = {"DOWNLOAD_DELAY": 0, "CONCURRENT_REQUESTS_PER_DOMAIN": 2, "FOCUSED_PROGRESS_INTERVAL": 0,
-            "LOG_LEVEL": "INFO"}
+LOOPBACK = {
+    "DOWNLOAD_DELAY": 0,
+    "CONCURRENT_REQUESTS_PER_DOMAIN": 2,
+    "FOCUSED_PROGRESS_INTERVAL": 0,
+    "LOG_LEVEL": "INFO",
+}
 
 
 def run(args: list[str], **kwargs) -> subprocess.CompletedProcess:
@@ -41,13 +45,27 @@ def run_suffix(number: int, runs: int) -> str:
     return f"-{number + 1}" if runs > 1 else ""
 
 
-def crawl(root: Path, out: Path, topic: str, strategy: str, pages: int, proxy: str, extra: list[str], number: int = 0,
-          runs: int = 1) -> Path:
+def crawl(
+    root: Path,
+    out: Path,
+    topic: str,
+    strategy: str,
+    pages: int,
+    proxy: str,
+    extra: list[str],
+    number: int = 0,
+    runs: int = 1,
+) -> Path:
     """A crawl of the benchmark web rooted at `root`, written with its log under `out` (classifiers from there)."""
     path = out / "crawls" / topic / f"{strategy}{run_suffix(number, runs)}.jsonl"
     path.parent.mkdir(parents=True, exist_ok=True)
-    settings = {**LOOPBACK, "CLOSESPIDER_PAGECOUNT": pages, "FOCUSED_CLASSIFIERS_DIR": out / "classifiers",
-                "LOG_FILE": path.with_suffix(".log"), **dict(item.split("=", 1) for item in extra)}
+    settings = {
+        **LOOPBACK,
+        "CLOSESPIDER_PAGECOUNT": pages,
+        "FOCUSED_CLASSIFIERS_DIR": out / "classifiers",
+        "LOG_FILE": path.with_suffix(".log"),
+        **dict(item.split("=", 1) for item in extra),
+    }
     command = ["crawl", "focused", "-a", f"profile={root / 'profiles' / f'{topic}.toml'}", "-a", f"strategy={strategy}"]
     for key, value in settings.items():
         command += ["-s", f"{key}={value}"]
@@ -59,9 +77,20 @@ def crawl(root: Path, out: Path, topic: str, strategy: str, pages: int, proxy: s
 def evaluate(root: Path, out: Path, topic: str, crawls: list[Path], number: int = 0, runs: int = 1) -> list[dict]:
     out = out / "results" / f"{topic}{run_suffix(number, runs)}"
     out.mkdir(parents=True, exist_ok=True)
-    command = ["evaluate", *map(str, crawls), "--labels", str(root / "labels" / f"{topic}.txt"), "--out", str(out),
-               "--graph", str(root / "graph.tsv"), "--budgets", ",".join(map(str, BUDGETS)),
-               "--importance", "backlink,pagerank"]
+    command = [
+        "evaluate",
+        *map(str, crawls),
+        "--labels",
+        str(root / "labels" / f"{topic}.txt"),
+        "--out",
+        str(out),
+        "--graph",
+        str(root / "graph.tsv"),
+        "--budgets",
+        ",".join(map(str, BUDGETS)),
+        "--importance",
+        "backlink,pagerank",
+    ]
     reports = json.loads(run(command, capture_output=True, text=True).stdout)
     reports = reports if isinstance(reports, list) else [reports]  # one crawl: one object
     for report, path in zip(reports, crawls):
@@ -105,15 +134,20 @@ def table(topic: str, runs: list[list[dict]], pages: int) -> str:
     first = runs[0][0]
     rows = [averaged([run[i] for run in runs]) for i in range(len(runs[0]))]
     shown = [b for b in BUDGETS if any(r["harvest_at_k"][str(b)] is not None for r in rows)]
-    lines = [f"\nTopic {topic!r} ({first['labeled_relevant']} relevant pages labeled), budget {pages} responses"
-             + (f", mean of {len(runs)} runs:" if len(runs) > 1 else ":")]
+    lines = [
+        f"\nTopic {topic!r} ({first['labeled_relevant']} relevant pages labeled), budget {pages} responses"
+        + (f", mean of {len(runs)} runs:" if len(runs) > 1 else ":")
+    ]
     head = f"{'strategy':<10} {'pages':>6} {'pages/s':>8}" + "".join(f" {'H@' + str(b):>7}" for b in shown)
     head += f" {'H(all)':>7} {'est.':>7}" + "".join(f" {'R@' + str(b):>7}" for b in shown)
     head += f" {'R(all)':>7} {'hazard':>7} {'P_ST(PR)@500':>13}"
     lines.append(head)
     for r in rows:
         row = f"{r['strategy']:<10} {r['pages']:6.0f} {r['pages_per_second']:8.1f}"
-        row += "".join(f" {cell(r['harvest_at_k'][str(b)])}" for b in shown) + f" {cell(r['harvest'])} {cell(r['estimate'])}"
+        row += (
+            "".join(f" {cell(r['harvest_at_k'][str(b)])}" for b in shown)
+            + f" {cell(r['harvest'])} {cell(r['estimate'])}"
+        )
         row += "".join(f" {cell(r['recall_at_k'][str(b)])}" for b in shown)
         lines.append(row + f" {cell(r['recall'])} {cell(r['hazard'])} {cell(r['pst']):>13}")
     ideal = first["ideal"]
@@ -129,8 +163,14 @@ def main() -> None:
     parser.add_argument("--strategies", default=",".join(STRATEGIES))
     parser.add_argument("--topics", default=",".join(HELD_OUT + TUNING), help="held-out topics first")
     parser.add_argument("--runs", type=int, default=1, help="crawls per strategy; the table shows their mean")
-    parser.add_argument("-s", "--set", action="append", default=[], metavar="NAME=VALUE",
-                        help="a Scrapy setting for every crawl, as `scrapy crawl -s`")
+    parser.add_argument(
+        "-s",
+        "--set",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="a Scrapy setting for every crawl, as `scrapy crawl -s`",
+    )
     parser.add_argument("--tag", default="", help="write crawls, classifiers and results under ROOT/variants/TAG")
     args = parser.parse_args()
     root = args.root.resolve()
@@ -142,12 +182,23 @@ def main() -> None:
     tables = []
     try:
         for topic in args.topics.split(","):
-            run(["train", str(root / "profiles" / f"{topic}.toml"), "--model", "tfidf",
-                 "--output", str(out / "classifiers")], capture_output=True)
+            run(
+                [
+                    "train",
+                    str(root / "profiles" / f"{topic}.toml"),
+                    "--model",
+                    "tfidf",
+                    "--output",
+                    str(out / "classifiers"),
+                ],
+                capture_output=True,
+            )
             runs = []
             for number in range(args.runs):
-                crawls = [crawl(root, out, topic, s, args.pages, proxy, args.set, number, args.runs)
-                          for s in args.strategies.split(",")]
+                crawls = [
+                    crawl(root, out, topic, s, args.pages, proxy, args.set, number, args.runs)
+                    for s in args.strategies.split(",")
+                ]
                 runs.append(evaluate(root, out, topic, crawls, number, args.runs))
             kind = ("held-out " if topic in HELD_OUT else "tuning ") + (f"[{args.tag}] " if args.tag else "")
             tables.append(kind + table(topic, runs, args.pages).lstrip())
@@ -155,9 +206,11 @@ def main() -> None:
     finally:
         server.terminate()
     print("\n".join(tables))
-    print("\nH@K: harvest rate of the first K pages; est.: the crawl's own estimate of its harvest (its auditor's share "
-          "of a sample of pages judged relevant: focused/audit.py); R@K: recall of the topic's labeled pages; hazard: share of pages on hazard hosts; "
-          "P_ST(PR)@500: share of the top-10% PageRank pages fetched by 500.")
+    print(
+        "\nH@K: harvest rate of the first K pages; est.: the crawl's own estimate of its harvest (its auditor's share "
+        "of a sample of pages judged relevant: focused/audit.py); R@K: recall of the topic's labeled pages; hazard: share of pages on hazard hosts; "
+        "P_ST(PR)@500: share of the top-10% PageRank pages fetched by 500."
+    )
 
 
 if __name__ == "__main__":

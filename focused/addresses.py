@@ -94,8 +94,9 @@ class PrivateAddressRefused(DNSLookupError):
 
 
 class AddressPolicy:
-    def __init__(self, allowed: Iterable[str] = (), trusted_names: Iterable[str] = (),
-                 allowed_names: Iterable[str] = ()):
+    def __init__(
+        self, allowed: Iterable[str] = (), trusted_names: Iterable[str] = (), allowed_names: Iterable[str] = ()
+    ):
         try:
             self.allowed = [ipaddress.ip_network(network, strict=False) for network in allowed]
         except ValueError as exc:
@@ -106,8 +107,11 @@ class AddressPolicy:
     @classmethod
     def from_settings(cls, settings) -> Self:
         proxies = (urlsplit(url).hostname for url in getproxies().values() if "://" in url)
-        return cls(settings.getlist("FOCUSED_ALLOWED_NETWORKS"), [name for name in proxies if name],
-                   settings.getlist("FOCUSED_ALLOWED_NAMES"))
+        return cls(
+            settings.getlist("FOCUSED_ALLOWED_NETWORKS"),
+            [name for name in proxies if name],
+            settings.getlist("FOCUSED_ALLOWED_NAMES"),
+        )
 
     def refuses(self, address: str | IPAddress) -> bool:
         """True for an address that is not globally routable and not in an allowed network."""
@@ -156,7 +160,11 @@ class AddressGuardMiddleware:
             return
         if host not in self.logged:
             self.logged.add(host)
-            logger.warning("Refusing host %s (%s): it can only mean a private, loopback or link-local network "
-                           "(see FOCUSED_ALLOWED_NETWORKS, FOCUSED_ALLOWED_NAMES)", host, request.url)
+            logger.warning(
+                "Refusing host %s (%s): it can only mean a private, loopback or link-local network "
+                "(see FOCUSED_ALLOWED_NETWORKS, FOCUSED_ALLOWED_NAMES)",
+                host,
+                request.url,
+            )
         self.stats.inc_value(f"focused/refused/{reason}")
         raise IgnoreRequest(f"{reason.replace('_', ' ')} refused: {host}")

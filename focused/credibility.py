@@ -74,8 +74,10 @@ def cohesion(text: str, topic_words: frozenset[str]) -> float:
     sentences = [s for s in SENTENCES.split(text) if len(s.split()) >= 5]
     if len(sentences) < MIN_SENTENCES:
         return -1.0
-    bags = [{w for w in WORDS.findall(s.lower()) if len(w) > 3 and w not in POPULAR and w not in topic_words}
-            for s in sentences]
+    bags = [
+        {w for w in WORDS.findall(s.lower()) if len(w) > 3 and w not in POPULAR and w not in topic_words}
+        for s in sentences
+    ]
     return sum(bool(a & b) for a, b in zip(bags, bags[1:])) / (len(bags) - 1)
 
 
@@ -92,7 +94,9 @@ class Envelope:
 
     low: dict[str, float]
     high: dict[str, float]
-    tolerance: float = 0.25  # outside the range by this share of its width halves the plausibility (FOCUSED_OOD_TOLERANCE)
+    tolerance: float = (
+        0.25  # outside the range by this share of its width halves the plausibility (FOCUSED_OOD_TOLERANCE)
+    )
 
     @classmethod
     def fit(cls, rows: list[dict[str, float]], positive: list[bool]) -> Envelope:

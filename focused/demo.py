@@ -47,8 +47,19 @@ def start_redis(directory: Path) -> tuple[subprocess.Popen, str]:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
-    command = ["redis-server", "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
-               "--dir", str(directory)]
+    command = [
+        "redis-server",
+        "--port",
+        str(port),
+        "--bind",
+        "127.0.0.1",
+        "--save",
+        "",
+        "--appendonly",
+        "no",
+        "--dir",
+        str(directory),
+    ]
     server = subprocess.Popen(command, stdout=subprocess.DEVNULL)
     deadline = time.monotonic() + 10
     while time.monotonic() < deadline:
@@ -63,15 +74,28 @@ def run(strategy: str, proxy: str, out: Path, profile: Path) -> tuple[list[str],
     """One crawl, its log in OUT.log and a progress bar here; a failed crawl shows the end of its log."""
     log = out.with_suffix(".log")
     log.unlink(missing_ok=True)
-    command = [sys.executable, "-m", "scrapy", "crawl", "focused", "-a", f"profile={profile}", "-a", f"strategy={strategy}"]
+    command = [
+        sys.executable,
+        "-m",
+        "scrapy",
+        "crawl",
+        "focused",
+        "-a",
+        f"profile={profile}",
+        "-a",
+        f"strategy={strategy}",
+    ]
     command += ["-O", f"{out}:jsonl", "-s", "LOG_LEVEL=INFO", "-s", f"LOG_FILE={log}"]
     for key, value in LOOPBACK.items():
         command += ["-s", f"{key}={value}"]
     started = time.monotonic()
-    with log.with_suffix(".stderr").open("w") as stderr, \
-            tqdm(total=load_profile(profile).max_pages, desc=f"{strategy:8}", unit="page") as bar:
-        crawl = subprocess.Popen(command, cwd=ROOT, env={**os.environ, "http_proxy": proxy},
-                                 stdout=subprocess.DEVNULL, stderr=stderr)
+    with (
+        log.with_suffix(".stderr").open("w") as stderr,
+        tqdm(total=load_profile(profile).max_pages, desc=f"{strategy:8}", unit="page") as bar,
+    ):
+        crawl = subprocess.Popen(
+            command, cwd=ROOT, env={**os.environ, "http_proxy": proxy}, stdout=subprocess.DEVNULL, stderr=stderr
+        )
         while crawl.poll() is None:
             time.sleep(0.5)
             bar.update(_lines(out) - bar.n)
@@ -100,12 +124,16 @@ def main() -> None:
     print(f"\nDemo crawl of the local web ({len(relevant)} relevant pages), profile {profile.name}:")
     print(f"{'strategy':10} {'pages':>6} {'harvest@100':>12} {'harvest':>8} {'seconds':>8}")
     for strategy, (urls, seconds) in results.items():
-        print(f"{strategy:10} {len(urls):6d} {harvest_rate(urls, relevant, 100):12.1%} "
-              f"{harvest_rate(urls, relevant):8.1%} {seconds:8.1f}")
+        print(
+            f"{strategy:10} {len(urls):6d} {harvest_rate(urls, relevant, 100):12.1%} "
+            f"{harvest_rate(urls, relevant):8.1%} {seconds:8.1f}"
+        )
     plots = plot_curves([(s, urls) for s, (urls, _) in results.items()], relevant, crawls / "demo")
     rates = ", ".join(f"{harvest_rate(urls, relevant):.1%} ({s})" for s, (urls, _) in results.items())
-    print(f"\nHarvest rate: {rates}.\nItems: crawls/demo-STRATEGY.jsonl; logs: crawls/demo-STRATEGY.log; "
-          f"plots: {', '.join(str(path.relative_to(ROOT)) for path in plots)}")
+    print(
+        f"\nHarvest rate: {rates}.\nItems: crawls/demo-STRATEGY.jsonl; logs: crawls/demo-STRATEGY.log; "
+        f"plots: {', '.join(str(path.relative_to(ROOT)) for path in plots)}"
+    )
 
 
 if __name__ == "__main__":

@@ -236,8 +236,9 @@ class RedisFrontier:
             if update is not None:
                 host = host_of(record.url)
                 new = record._replace(key=update[0], signals=update[1])
-                self._rescore(keys=[f"{self.key}:q:{host}", f"{self.key}:hosts"],
-                              args=[_pack(record), new.key, _pack(new), host])
+                self._rescore(
+                    keys=[f"{self.key}:q:{host}", f"{self.key}:hosts"], args=[_pack(record), new.key, _pack(new), host]
+                )
 
     def records(self) -> Iterator[tuple[str, Record]]:
         return iter(())  # the shared frontier persists in Redis, not in JOBDIR

@@ -65,7 +65,9 @@ def random_at_budgets(hot: int, total: int, budgets: Sequence[int] = BUDGETS) ->
     }
 
 
-def pst(urls: Sequence[str], importance: Mapping[str, float], threshold: float, budgets: Sequence[int] = BUDGETS) -> dict:
+def pst(
+    urls: Sequence[str], importance: Mapping[str, float], threshold: float, budgets: Sequence[int] = BUDGETS
+) -> dict:
     """Cho et al.'s P_ST: the share of hot pages (importance >= threshold) fetched by each budget."""
     hot = {url for url, value in importance.items() if value >= threshold}
     curve = found(urls, hot) / max(len(hot), 1)

@@ -67,8 +67,13 @@ class JobState:
         self.close()
         old = self._journal()
         self.generation += 1
-        state = {"seq": seq, "records": records, "admitted": admitted, "dead": sorted(dead),
-                 "generation": self.generation}
+        state = {
+            "seq": seq,
+            "records": records,
+            "admitted": admitted,
+            "dead": sorted(dead),
+            "generation": self.generation,
+        }
         self.jobdir.mkdir(parents=True, exist_ok=True)
         tmp = self.jobdir / (SNAPSHOT + ".tmp")
         with tmp.open("wb") as f:

@@ -40,7 +40,13 @@ class CrawlGraph:
         return len(self.parents)
 
     def add(
-        self, url: str, parent_url: str | None, relevance: float, relevant: bool, links: list[str], duplicate: bool = False
+        self,
+        url: str,
+        parent_url: str | None,
+        relevance: float,
+        relevant: bool,
+        links: list[str],
+        duplicate: bool = False,
     ) -> int:
         """Record a fetched page; returns its page number."""
         number = len(self.parents)

@@ -26,10 +26,18 @@ def plot_curves(
     hot = len(relevant)
     ideal = np.minimum(k, hot)
     figures = {
-        "harvest": ("harvest rate (relevant share of pages fetched)", lambda hits, ks: hits / ks, ideal / k,
-                    np.full(length, hot / total) if total else None),
-        "recall": ("recall (share of labeled relevant pages found)", lambda hits, ks: hits / hot, ideal / hot,
-                   np.minimum(k / total, 1.0) if total else None),
+        "harvest": (
+            "harvest rate (relevant share of pages fetched)",
+            lambda hits, ks: hits / ks,
+            ideal / k,
+            np.full(length, hot / total) if total else None,
+        ),
+        "recall": (
+            "recall (share of labeled relevant pages found)",
+            lambda hits, ks: hits / hot,
+            ideal / hot,
+            np.minimum(k / total, 1.0) if total else None,
+        ),
     }
     paths = []
     for name, (ylabel, measure, ideal_curve, random_curve) in figures.items():

@@ -19,8 +19,9 @@ LATENCY_SMOOTHING = 0.3  # weight of the newest response time in the moving aver
 BACKOFF_BASE = 0.5  # seconds, doubled per consecutive failure of a host
 
 
-def polite_delay(base: float, crawl_delay: float, latency: float, failures: int, latency_factor: float,
-                 max_delay: float) -> float:
+def polite_delay(
+    base: float, crawl_delay: float, latency: float, failures: int, latency_factor: float, max_delay: float
+) -> float:
     """Seconds between two requests to a host: the largest of the configured delay, Crawl-delay and
     a multiple of its response time, doubled per consecutive failure; Crawl-delay is a floor even
     above max_delay."""
@@ -59,8 +60,14 @@ class HostPoliteness:
         self.pending: dict[str, dict[int, float]] = defaultdict(dict)  # handed out, not yet in the downloader
 
     def delay(self, host: str) -> float:
-        return polite_delay(self.base_delay, self.crawl_delays.get(host, 0.0), self.latency.get(host, 0.0),
-                            self.failures.get(host, 0), self.latency_factor, self.max_delay)
+        return polite_delay(
+            self.base_delay,
+            self.crawl_delays.get(host, 0.0),
+            self.latency.get(host, 0.0),
+            self.failures.get(host, 0),
+            self.latency_factor,
+            self.max_delay,
+        )
 
     def wait(self, host: str) -> tuple[float, bool]:
         """(Seconds until `host` may get another request, whether it is at its concurrency limit).

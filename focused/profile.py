@@ -68,7 +68,9 @@ def load_profile(path: str | Path) -> Profile:
         name=_name(path, data["name"]),
         description=_nonempty(path, "description", data["description"].strip()),
         keywords=_strings(path, "keywords", data["keywords"], nonempty=True),
-        seeds=tuple(_url(path, f"seeds[{i}]", u) for i, u in enumerate(_strings(path, "seeds", data["seeds"], nonempty=True))),
+        seeds=tuple(
+            _url(path, f"seeds[{i}]", u) for i, u in enumerate(_strings(path, "seeds", data["seeds"], nonempty=True))
+        ),
         positive=_strings(path, "examples.positive", examples.get("positive", [])),
         negative=_strings(path, "examples.negative", examples.get("negative", [])),
         max_pages=crawl.get("max_pages", 2000),
@@ -129,7 +131,9 @@ def _nonempty(path: Path, key: str, value: str) -> str:
 
 def _name(path: Path, value: str) -> str:
     if not value or not all(c.isalnum() or c in "-_" for c in value):
-        raise ProfileError(path, "name", f"must be a non-empty identifier of letters, digits, '-' or '_', got {value!r}")
+        raise ProfileError(
+            path, "name", f"must be a non-empty identifier of letters, digits, '-' or '_', got {value!r}"
+        )
     return value
 
 

@@ -105,5 +105,9 @@ class RecordCodec:
             request.meta["focused"] = info
             return request
         headers = {"Referer": record.parent_url} if record.parent_url else None
-        return Request(record.url, headers=headers, meta={"focused": info, "depth": record.depth},
-                       errback=getattr(spider, "failed", None))
+        return Request(
+            record.url,
+            headers=headers,
+            meta={"focused": info, "depth": record.depth},
+            errback=getattr(spider, "failed", None),
+        )

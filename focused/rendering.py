@@ -31,8 +31,14 @@ if TYPE_CHECKING:
 
 logger = logging.getLogger(__name__)
 META = "focused_render"  # set on a request that should be rendered if the budget allows
-CHROMIUM_FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-                  "--disable-sync", "--no-first-run"]
+CHROMIUM_FLAGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
 SHELL_TEXT = 200  # characters: less main text than this, and scripts, and few links: an app shell
 SHELL_LINKS = 3
 SKIPPED_RESOURCES = frozenset({"image", "media", "font", "stylesheet"})

@@ -87,8 +87,9 @@ class FocusedScheduler:
         frontier: Frontier | RedisFrontier
         if settings.get("FOCUSED_REDIS_URL"):
             client, key = connect(crawler), crawl_key(crawler)
-            frontier = RedisFrontier(client, key, settings.getfloat("FOCUSED_REDIS_CLAIM_TIMEOUT"),
-                                     SharedHosts.from_crawler(crawler))
+            frontier = RedisFrontier(
+                client, key, settings.getfloat("FOCUSED_REDIS_CLAIM_TIMEOUT"), SharedHosts.from_crawler(crawler)
+            )
             dupefilter, jobdir = RedisDupeFilter(client, key, crawler.request_fingerprinter), None
         else:
             frontier, jobdir = Frontier(), job_dir(settings)
@@ -248,8 +249,13 @@ class FocusedScheduler:
         connect(self._downloaded, signal=signals.response_downloaded)
         connect(self._failed, signal=focused_signals.host_failed)
         connect(self._succeeded, signal=focused_signals.host_succeeded)
-        for ended in (signals.item_scraped, signals.item_dropped, signals.item_error, signals.spider_error,
-                      focused_signals.page_skipped):
+        for ended in (
+            signals.item_scraped,
+            signals.item_dropped,
+            signals.item_error,
+            signals.spider_error,
+            focused_signals.page_skipped,
+        ):
             connect(self._answered, signal=ended)
         connect(self._request_failed, signal=focused_signals.request_failed)
 
@@ -272,8 +278,9 @@ class FocusedScheduler:
     def _failed(self, host: str, reason: str) -> None:
         if self.hosts.failed(host):
             dropped = self.frontier.drop_host(host)
-            logger.warning("Giving up on host %s after repeated failures (%s); dropped %d queued URLs",
-                           host, reason, dropped)
+            logger.warning(
+                "Giving up on host %s after repeated failures (%s); dropped %d queued URLs", host, reason, dropped
+            )
             self.stats.inc_value("focused/host/dead")
             self.stats.inc_value("focused/dropped/host_dead", dropped)
 
@@ -326,6 +333,8 @@ class FocusedScheduler:
             logger.warning(
                 "The last run did not close cleanly: its journal recovered %d admitted URLs and %d finished "
                 "requests; %d more were already in the output",
-                len(state.journaled), state.finished, len(state.records) - len(pending),
+                len(state.journaled),
+                state.finished,
+                len(state.records) - len(pending),
             )
         logger.info("Resumed %d queued URLs from %s", len(self.frontier), self.jobstate.jobdir)

@@ -98,8 +98,17 @@ return 0
 class SharedHosts:
     """The hosts' shared state in Redis, and the one decision that needs atomicity: may a request start now."""
 
-    def __init__(self, client: redis.Redis, key: str, concurrency: int, claim_timeout: float, base_delay: float,
-                 latency_factor: float, max_delay: float, max_failures: int):
+    def __init__(
+        self,
+        client: redis.Redis,
+        key: str,
+        concurrency: int,
+        claim_timeout: float,
+        base_delay: float,
+        latency_factor: float,
+        max_delay: float,
+        max_failures: int,
+    ):
         self.r, self.key = client, key
         self.concurrency, self.claim_timeout = concurrency, claim_timeout
         self.base_delay, self.latency_factor, self.max_delay = base_delay, latency_factor, max_delay
@@ -110,10 +119,16 @@ class SharedHosts:
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> Self:
         settings = crawler.settings
-        return cls(connect(crawler), crawl_key(crawler), settings.getint("CONCURRENT_REQUESTS_PER_DOMAIN"),
-                   settings.getfloat("FOCUSED_REDIS_CLAIM_TIMEOUT"), settings.getfloat("DOWNLOAD_DELAY"),
-                   settings.getfloat("FOCUSED_LATENCY_FACTOR"), settings.getfloat("FOCUSED_MAX_DELAY"),
-                   settings.getint("FOCUSED_HOST_MAX_FAILURES"))
+        return cls(
+            connect(crawler),
+            crawl_key(crawler),
+            settings.getint("CONCURRENT_REQUESTS_PER_DOMAIN"),
+            settings.getfloat("FOCUSED_REDIS_CLAIM_TIMEOUT"),
+            settings.getfloat("DOWNLOAD_DELAY"),
+            settings.getfloat("FOCUSED_LATENCY_FACTOR"),
+            settings.getfloat("FOCUSED_MAX_DELAY"),
+            settings.getint("FOCUSED_HOST_MAX_FAILURES"),
+        )
 
     def _keys(self, host: str) -> list[str]:
         return [f"{self.key}:host:{host}", f"{self.key}:inflight:{host}", f"{self.key}:dead"]
@@ -123,8 +138,9 @@ class SharedHosts:
             return float(facts.get(name, 0))
 
         failures = min(int(fact(b"failures")), self.max_failures)  # the crawl gives up on the host there
-        return polite_delay(self.base_delay, fact(b"crawl_delay"), fact(b"latency"), failures,
-                            self.latency_factor, self.max_delay)
+        return polite_delay(
+            self.base_delay, fact(b"crawl_delay"), fact(b"latency"), failures, self.latency_factor, self.max_delay
+        )
 
     def start(self, host: str, token: str) -> float:
         """0 if the request may start now (it is then in flight); else seconds to wait before asking again."""
@@ -240,8 +256,9 @@ class SharedRobotsMiddleware:
             if claim == 0:
                 await sleep(POLL)
         flags = [flag for flag in stored.get(b"flags", b"").decode().split("\n") if flag]
-        return Response(request.url, status=int(stored[b"status"]), body=stored[b"body"], flags=[*flags, SHARED],
-                        request=request)
+        return Response(
+            request.url, status=int(stored[b"status"]), body=stored[b"body"], flags=[*flags, SHARED], request=request
+        )
 
     def process_response(self, request: Request, response: Response) -> Response:
         if is_robots(request) and SHARED not in response.flags:

@@ -204,8 +204,9 @@ def fit_envelope(examples: list[Example], profile: Profile) -> Envelope:
     return Envelope.fit([content_features(e.title, e.text, words) for e in pages], [e.label == 1 for e in pages])
 
 
-def save(trained: Trained, examples: list[Example], profile: Profile, directory: Path,
-         skipped: dict[str, str] | None = None) -> Path:
+def save(
+    trained: Trained, examples: list[Example], profile: Profile, directory: Path, skipped: dict[str, str] | None = None
+) -> Path:
     """Write classifiers/<name>.joblib (the auditor's: <name>.audit.joblib) and the card
     classifiers/<name>.json; `skipped` lists the examples that could not be fetched, and why."""
     import joblib
@@ -227,7 +228,7 @@ def save(trained: Trained, examples: list[Example], profile: Profile, directory:
         "envelope": fit_envelope(examples, profile).to_dict(),
         "prior": sum(e.label for e in examples) / len(examples),
         "cross_validation": "stratified k-fold (k = min(5, smaller class)), threshold 0.5; "
-                            "calibration_error: expected calibration error of the held-out predictions",
+        "calibration_error: expected calibration error of the held-out predictions",
         "artifact": artifact.name,
         "sha256": sha256(artifact),
         "audit": _save_auditor(trained, directory / f"{profile.name}.audit.joblib"),

@@ -18,9 +18,7 @@ if TYPE_CHECKING:
     from scrapy.crawler import Crawler
     from scrapy.http import Response
 
-DATE_LIKE = re.compile(
-    r"(?<!\d)(19|20)\d\d[/_-](0?[1-9]|1[0-2])(?!\d)|[?&](year|month|day|date|week)=", re.IGNORECASE
-)
+DATE_LIKE = re.compile(r"(?<!\d)(19|20)\d\d[/_-](0?[1-9]|1[0-2])(?!\d)|[?&](year|month|day|date|week)=", re.IGNORECASE)
 
 
 class TrapGuard:
@@ -39,12 +37,18 @@ class TrapGuard:
         segments = [s for s in parts.path.split("/") if s]
         if segments and max(Counter(segments).values()) > self.max_segment_repeat:
             return "repeated_segment"
-        if self.max_calendar_urls and DATE_LIKE.search(url) and not self._admit(
-            self.calendar.setdefault(parts.netloc, set()), url, self.max_calendar_urls
+        if (
+            self.max_calendar_urls
+            and DATE_LIKE.search(url)
+            and not self._admit(self.calendar.setdefault(parts.netloc, set()), url, self.max_calendar_urls)
         ):
             return "calendar"
-        if self.max_query_variants and parts.query and not self._admit(
-            self.variants.setdefault((parts.netloc, parts.path), set()), parts.query, self.max_query_variants
+        if (
+            self.max_query_variants
+            and parts.query
+            and not self._admit(
+                self.variants.setdefault((parts.netloc, parts.path), set()), parts.query, self.max_query_variants
+            )
         ):
             return "query_variants"
         return None

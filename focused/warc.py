@@ -52,8 +52,11 @@ class WarcWriter:
         path.parent.mkdir(parents=True, exist_ok=True)
         self.file: BinaryIO = path.open("ab")
         self.writer = WARCWriter(self.file, gzip=path.suffix == ".gz")
-        info = {"software": f"focused/{__version__} (Scrapy {scrapy.__version__})",
-                "http-header-user-agent": crawler.settings.get("USER_AGENT"), "format": "WARC File Format 1.0"}
+        info = {
+            "software": f"focused/{__version__} (Scrapy {scrapy.__version__})",
+            "http-header-user-agent": crawler.settings.get("USER_AGENT"),
+            "format": "WARC File Format 1.0",
+        }
         self.writer.write_record(self.writer.create_warcinfo_record(path.name, info))
 
     @classmethod
@@ -73,10 +76,12 @@ class WarcWriter:
         response_headers = StatusAndHeaders(status, _headers(response.headers), protocol=protocol)
         parts = urlsplit(request.url)
         target = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
-        request_headers = StatusAndHeaders(f"{request.method} {target} HTTP/1.1", _headers(request.headers),
-                                           is_http_request=True)
-        record = self.writer.create_warc_record(url, "response", payload=BytesIO(response.body),
-                                                http_headers=response_headers)
+        request_headers = StatusAndHeaders(
+            f"{request.method} {target} HTTP/1.1", _headers(request.headers), is_http_request=True
+        )
+        record = self.writer.create_warc_record(
+            url, "response", payload=BytesIO(response.body), http_headers=response_headers
+        )
         self.writer.write_request_response_pair(
             self.writer.create_warc_record(url, "request", payload=BytesIO(request.body), http_headers=request_headers),
             record,

@@ -52,8 +52,15 @@ class PageResult:
 
 
 class ModelWorker:
-    def __init__(self, classify: Classify, strategy: Strategy, threshold: float, crawler: Any, prior: float = 0.0,
-                 auditor: Auditor | None = None):
+    def __init__(
+        self,
+        classify: Classify,
+        strategy: Strategy,
+        threshold: float,
+        crawler: Any,
+        prior: float = 0.0,
+        auditor: Auditor | None = None,
+    ):
         self.classify = classify
         self.auditor = auditor
         self.crawler = crawler  # its stats exist once the crawl starts

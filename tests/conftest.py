@@ -20,8 +20,9 @@ REPO = Path(__file__).resolve().parents[1]
 # Lanes (markers registered in pyproject.toml): a test that starts a web, a crawl or a Redis server is `e2e` (as is
 # one that runs a scrapy command: marked where it is written);
 # `pytest -m "not e2e"` is the fast lane for a change to one module.
-E2E_FIXTURES = frozenset({"web", "hostile_web", "adversarial_web", "module_web", "run_crawl", "mini_web", "redis_url",
-                          "small_crawls"})
+E2E_FIXTURES = frozenset(
+    {"web", "hostile_web", "adversarial_web", "module_web", "run_crawl", "mini_web", "redis_url", "small_crawls"}
+)
 # No audit unless a test asks for it (test_crawl_focused): loading MiniLM costs every crawl seconds.
 FAST = {"DOWNLOAD_DELAY": 0, "FOCUSED_PROGRESS_INTERVAL": 0, "TELNETCONSOLE_ENABLED": False, "FOCUSED_AUDIT_SHARE": 0}
 
@@ -133,7 +134,17 @@ def crawl(
     """Run `scrapy crawl focused` as a user would, in its own process, in the Scrapy project at `cwd`; with
     `https`, https URLs go through the proxy too (each through a CONNECT tunnel, which the local web refuses)."""
     output, log = workdir / f"{name}.jsonl", workdir / f"{name}.log"
-    command = [sys.executable, "-m", "scrapy", "crawl", "focused", "-a", f"profile={profile}", "-a", f"strategy={strategy}"]
+    command = [
+        sys.executable,
+        "-m",
+        "scrapy",
+        "crawl",
+        "focused",
+        "-a",
+        f"profile={profile}",
+        "-a",
+        f"strategy={strategy}",
+    ]
     command += ["-o", f"{output}:jsonl", "-s", f"LOG_FILE={log}"]
     for key, value in {**FAST, **(settings or {})}.items():
         command += ["-s", f"{key}={value}"]

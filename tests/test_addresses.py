@@ -33,26 +33,69 @@ def test_public_addresses_pass_and_an_allowlist_opens_a_network():
     assert policy.refusal("[::1]") == "private_address" and policy.refusal("localhost") is None
 
 
-@pytest.mark.parametrize("host", ["2130706433", "0x7f.1", "0x7F000001", "0177.0.0.1", "127.1", "::ffff:127.0.0.1",
-                                  "[::ffff:7f00:1]", "0xa9fea9fe", "3232235521", "10.1", "012.0.0.1", "0xcafe",
-                                  "64:ff9b::c0a8:1", "::a00:1", "2002:a00:1::", "127.0.0.1."])
+@pytest.mark.parametrize(
+    "host",
+    [
+        "2130706433",
+        "0x7f.1",
+        "0x7F000001",
+        "0177.0.0.1",
+        "127.1",
+        "::ffff:127.0.0.1",
+        "[::ffff:7f00:1]",
+        "0xa9fea9fe",
+        "3232235521",
+        "10.1",
+        "012.0.0.1",
+        "0xcafe",
+        "64:ff9b::c0a8:1",
+        "::a00:1",
+        "2002:a00:1::",
+        "127.0.0.1.",
+    ],
+)
 def test_every_spelling_of_a_private_address_is_judged_as_the_address_it_means(host: str):
     assert AddressPolicy().refusal(host) == "private_address"
     opened = AddressPolicy(["127.0.0.0/8"]).refusal(host)
-    assert (opened is None) == (host not in ("0xa9fea9fe", "3232235521", "10.1", "012.0.0.1", "0xcafe",
-                                             "64:ff9b::c0a8:1", "::a00:1", "2002:a00:1::"))
+    assert (opened is None) == (
+        host
+        not in ("0xa9fea9fe", "3232235521", "10.1", "012.0.0.1", "0xcafe", "64:ff9b::c0a8:1", "::a00:1", "2002:a00:1::")
+    )
 
 
-@pytest.mark.parametrize("host", ["localhost", "LocalHost.", "api.localhost", "printer.local", "db.internal",
-                                  "router.home.arpa", "nas.lan", "intranet", "beef"])
+@pytest.mark.parametrize(
+    "host",
+    [
+        "localhost",
+        "LocalHost.",
+        "api.localhost",
+        "printer.local",
+        "db.internal",
+        "router.home.arpa",
+        "nas.lan",
+        "intranet",
+        "beef",
+    ],
+)
 def test_names_that_can_only_mean_a_local_network_are_refused_unless_opened(host: str):
     assert AddressPolicy().refusal(host) == "private_name"
     assert AddressPolicy(allowed_names=[host.lower().rstrip("."), "*.corp.internal"]).refusal(host) is None
     assert (AddressPolicy(["127.0.0.0/8"]).refusal(host) is None) == ("localhost" in host.lower())
 
 
-@pytest.mark.parametrize("host", ["example.com", "docs.python.org", "cafe.example", "123.example", "93.184.216.34",
-                                  "2606:4700::1111", "local.example.com", "internal.example"])
+@pytest.mark.parametrize(
+    "host",
+    [
+        "example.com",
+        "docs.python.org",
+        "cafe.example",
+        "123.example",
+        "93.184.216.34",
+        "2606:4700::1111",
+        "local.example.com",
+        "internal.example",
+    ],
+)
 def test_public_names_and_addresses_pass(host: str):
     assert AddressPolicy().refusal(host) is None
 
@@ -82,8 +125,12 @@ def test_a_crawl_refuses_loopback_by_default_and_fetches_it_when_allowed(web, ru
     assert refused.stat("focused/refused/private_address") + refused.stat("focused/refused/private_name") >= 1
     assert "Refusing " in refused.log
 
-    allowed = run_crawl(None, profile=profile, settings={"CLOSESPIDER_PAGECOUNT": 5,
-                                                         "FOCUSED_ALLOWED_NETWORKS": "127.0.0.0/8"}, name="allowed")
+    allowed = run_crawl(
+        None,
+        profile=profile,
+        settings={"CLOSESPIDER_PAGECOUNT": 5, "FOCUSED_ALLOWED_NETWORKS": "127.0.0.0/8"},
+        name="allowed",
+    )
     assert allowed.urls[0] == f"http://{host}:{web.port}/"
     assert allowed.stat("focused/refused/private_address") + allowed.stat("focused/refused/private_name") == 0
 
@@ -116,16 +163,28 @@ def test_allowed_networks_open_a_private_spelling_on_purpose_and_only_that(hosti
     settings = {"CLOSESPIDER_PAGECOUNT": 40, "FOCUSED_ALLOWED_NETWORKS": "127.0.0.0/8", "RETRY_TIMES": 0}
     result = run_crawl(hostile_web.proxy, profile=profile, strategy="bfs", settings=settings)
     asked = {entry["host"] for entry in hostile_web.entries()} - {HOSTILE}
-    assert asked == {"localhost", "api.localhost", "2130706433", "0x7f.1", "0x7f000001", "0177.0.0.1", "127.1",
-                     "::ffff:7f00:1"}, asked  # loopback, in every spelling: opened
+    assert asked == {
+        "localhost",
+        "api.localhost",
+        "2130706433",
+        "0x7f.1",
+        "0x7f000001",
+        "0177.0.0.1",
+        "127.1",
+        "::ffff:7f00:1",
+    }, asked  # loopback, in every spelling: opened
     others = len(PRIVATE_NAMES) - 4  # the four localhost links are loopback
     assert refusals(result) == {"private_name": others, "private_address": len(PRIVATE_LITERALS)}
 
 
 def test_without_a_proxy_the_same_links_are_refused(hostile_web, run_crawl, tmp_path: Path):
     profile = private_links_profile(tmp_path, f"http://127.0.0.1:{hostile_web.port}{PRIVATE_LINKS_PAGE}")
-    settings = {"CLOSESPIDER_PAGECOUNT": 40, "FOCUSED_ALLOWED_NETWORKS": "127.0.0.1/32", "RETRY_TIMES": 0,
-                "DOWNLOAD_TIMEOUT": 5}
+    settings = {
+        "CLOSESPIDER_PAGECOUNT": 40,
+        "FOCUSED_ALLOWED_NETWORKS": "127.0.0.1/32",
+        "RETRY_TIMES": 0,
+        "DOWNLOAD_TIMEOUT": 5,
+    }
     result = run_crawl(None, profile=profile, strategy="bfs", settings=settings)
     assert result.returncode == 0 and result.urls[0].endswith(PRIVATE_LINKS_PAGE)
     others = len(PRIVATE_NAMES) - 4

@@ -73,7 +73,12 @@ def test_hot_queue_takes_keyword_links_and_links_near_relevant_pages_first():
     strategy = HotQueue(PROFILE, SETTINGS)
     plain = ParentPage("http://a/x", 1, 0.0, False)
     keyword, url_keyword, other = strategy.score(
-        plain, [Link("http://a/1", "SQL tuning", ""), Link("http://a/transaction/2", "more", ""), Link("http://a/3", "more", "")]
+        plain,
+        [
+            Link("http://a/1", "SQL tuning", ""),
+            Link("http://a/transaction/2", "more", ""),
+            Link("http://a/3", "more", ""),
+        ],
     )
     assert keyword.signals["hot"] == url_keyword.signals["hot"] == 1 and other.signals["hot"] == 0
     relevant = ParentPage("http://a/r", 1, 0.9, True)

@@ -20,8 +20,13 @@ from pathlib import Path
 from focused.feeds import written_urls
 from tests.conftest import FAST, REPO, crawl
 
-STEADY = {**FAST, "CONCURRENT_REQUESTS": 1, "SCRAPER_SLOT_MAX_ACTIVE_SIZE": 1, "FOCUSED_LATENCY_FACTOR": 0,
-          "FOCUSED_PATIENCE": 0}
+STEADY = {
+    **FAST,
+    "CONCURRENT_REQUESTS": 1,
+    "SCRAPER_SLOT_MAX_ACTIVE_SIZE": 1,
+    "FOCUSED_LATENCY_FACTOR": 0,
+    "FOCUSED_PATIENCE": 0,
+}
 KILLS = 3
 
 
@@ -29,19 +34,36 @@ def steady_profile(tmp_path: Path) -> Path:
     """The SQL profile without slow.example, whose Crawl-delay would make the order depend on timing."""
     profile = tmp_path / "steady.toml"
     domains = '["portal.example", "sqlzone.example", "dbtalk.example", "kitchen.example"]'
-    profile.write_text((REPO / "profiles" / "sql.toml").read_text().replace("allowed_domains = []",
-                                                                            f"allowed_domains = {domains}"))
+    profile.write_text(
+        (REPO / "profiles" / "sql.toml").read_text().replace("allowed_domains = []", f"allowed_domains = {domains}")
+    )
     return profile
 
 
 def start_crawl(profile: Path, proxy: str, jobdir: Path, output: Path, log: Path) -> subprocess.Popen:
-    command = [sys.executable, "-m", "scrapy", "crawl", "focused", "-a", f"profile={profile}", "-a", "strategy=bfs",
-               "-o", f"{output}:jsonl", "-s", f"JOBDIR={jobdir}", "-s", f"LOG_FILE={log}"]
+    command = [
+        sys.executable,
+        "-m",
+        "scrapy",
+        "crawl",
+        "focused",
+        "-a",
+        f"profile={profile}",
+        "-a",
+        "strategy=bfs",
+        "-o",
+        f"{output}:jsonl",
+        "-s",
+        f"JOBDIR={jobdir}",
+        "-s",
+        f"LOG_FILE={log}",
+    ]
     for key, value in STEADY.items():
         command += ["-s", f"{key}={value}"]
     env = {k: v for k, v in os.environ.items() if k.lower() not in ("http_proxy", "https_proxy", "no_proxy")}
-    return subprocess.Popen(command, cwd=REPO, env={**env, "http_proxy": proxy}, stdout=subprocess.DEVNULL,
-                            stderr=subprocess.DEVNULL)
+    return subprocess.Popen(
+        command, cwd=REPO, env={**env, "http_proxy": proxy}, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+    )
 
 
 def kill_while_crawling(process: subprocess.Popen, output: Path, rng: random.Random) -> None:
@@ -61,8 +83,9 @@ def test_a_crawl_killed_at_random_moments_resumes_without_loss(web, tmp_path: Pa
     written_before: list[list[str]] = []
     for kill in range(KILLS):
         kill_while_crawling(start_crawl(profile, web.proxy, jobdir, output, tmp_path / f"run{kill}.log"), output, rng)
-        written_before.append([json.loads(line)["url"] for line in output.read_bytes().splitlines(keepends=True)
-                               if line.endswith(b"\n")])
+        written_before.append(
+            [json.loads(line)["url"] for line in output.read_bytes().splitlines(keepends=True) if line.endswith(b"\n")]
+        )
     fetched_while_killed = len(web.entries())
     final = start_crawl(profile, web.proxy, jobdir, output, tmp_path / "final.log")
     assert final.wait(timeout=300) == 0

@@ -21,7 +21,10 @@ def trained_settings(tmp_path) -> dict:
     models = tmp_path / "models"
     trained = subprocess.run(
         [sys.executable, "-m", "scrapy", "train", "profiles/sql.toml", "--model", "tfidf", "--output", str(models)],
-        cwd=REPO, capture_output=True, text=True, timeout=300,
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=300,
     )
     assert trained.returncode == 0, trained.stderr[-2000:]
     return {"CLOSESPIDER_PAGECOUNT": BUDGET, "CONCURRENT_REQUESTS_PER_DOMAIN": 2, "FOCUSED_CLASSIFIERS_DIR": models}
@@ -36,9 +39,12 @@ def test_focused_beats_lexical_and_breadth_first_and_tunnels(web, run_crawl, tmp
     settings = trained_settings(tmp_path)
     focused = ("focused", "focused-2", "focused-3", "focused-4", "focused-5")
     audited = {**settings, "FOCUSED_AUDIT_SHARE": 0.1}  # the default, which the suite's crawls leave off (conftest)
-    runs = {name: run_crawl(web.proxy, strategy=name.split("-")[0], settings=audited if name == "focused" else settings,
-                            name=name)
-            for name in (*focused, "lexical", "bfs")}
+    runs = {
+        name: run_crawl(
+            web.proxy, strategy=name.split("-")[0], settings=audited if name == "focused" else settings, name=name
+        )
+        for name in (*focused, "lexical", "bfs")
+    }
     harvest = {name: harvest_rate(run.urls, RELEVANT) for name, run in runs.items()}
     assert all(len(run.urls) >= 0.9 * BUDGET for run in runs.values())
     mean = sum(harvest[name] for name in focused) / len(focused)
@@ -47,10 +53,15 @@ def test_focused_beats_lexical_and_breadth_first_and_tunnels(web, run_crawl, tmp
 
     # archive.example is about databases, reachable only through travel and news pages and an
     # index page that is not, with links that say nothing about their targets.
-    behind = [len([url for url in runs[name].urls if url.startswith("http://archive.example/section") and url in RELEVANT])
-              for name in focused]
+    behind = [
+        len([url for url in runs[name].urls if url.startswith("http://archive.example/section") and url in RELEVANT])
+        for name in focused
+    ]
     lexical_behind = [url for url in runs["lexical"].urls if url.startswith("http://archive.example/")]
-    assert sum(behind) / len(behind) >= 20 and sum(behind) / len(behind) > 2 * len(lexical_behind), (behind, len(lexical_behind))
+    assert sum(behind) / len(behind) >= 20 and sum(behind) / len(behind) > 2 * len(lexical_behind), (
+        behind,
+        len(lexical_behind),
+    )
 
     items = runs["focused"].items
     explained = [item for item in items if "link" in item["evidence"]["signals"]]

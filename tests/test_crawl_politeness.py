@@ -123,8 +123,20 @@ def test_near_duplicates_are_marked(full_crawl):
 def test_items_carry_the_documented_fields(full_crawl):
     result, _ = full_crawl
     fields = {
-        "url", "fetched_at", "depth", "parent_url", "anchor", "score", "relevance", "relevant", "title",
-        "text", "content_type", "status", "duplicate_of", "outlinks",
+        "url",
+        "fetched_at",
+        "depth",
+        "parent_url",
+        "anchor",
+        "score",
+        "relevance",
+        "relevant",
+        "title",
+        "text",
+        "content_type",
+        "status",
+        "duplicate_of",
+        "outlinks",
     }
     assert all(fields <= set(item) for item in result.items)
     article = next(item for item in result.items if "/article" in item["url"])

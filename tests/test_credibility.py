@@ -4,12 +4,23 @@ from __future__ import annotations
 
 import pytest
 
-from focused.credibility import Envelope, NoveltyIndex, Reading, cohesion, content_features, credible, new_content, topic_words
+from focused.credibility import (
+    Envelope,
+    NoveltyIndex,
+    Reading,
+    cohesion,
+    content_features,
+    credible,
+    new_content,
+    topic_words,
+)
 
 WORDS = topic_words(["sql", "database", "query plan"])
-PROSE = ("A query planner reads the statistics of each table and chooses how the rows are found: it may use "
-         "an index, scan the whole table, or join two tables in a different order. The database keeps these "
-         "statistics up to date as rows are inserted and deleted, and you can ask for the plan it chose. ")
+PROSE = (
+    "A query planner reads the statistics of each table and chooses how the rows are found: it may use "
+    "an index, scan the whole table, or join two tables in a different order. The database keeps these "
+    "statistics up to date as rows are inserted and deleted, and you can ask for the plan it chose. "
+)
 
 
 def rows(texts: list[str]) -> list[dict[str, float]]:
@@ -66,10 +77,12 @@ def test_a_page_mostly_read_before_counts_as_nothing_new():
     assert new_content(0.5) == 0.0 and new_content(0.2) == 0.0
 
 
-STITCHED = ("Each backup is written to a tape archive every night. The planner reads statistics about tables. "
-            "Cooking pasta needs salted water and patience. Certificates expire after a number of days. "
-            "Logging handlers send records to files or sockets. Unicode strings hold characters, not bytes. "
-            "A calendar shows meetings for the coming weeks. Gardeners prune roses early in spring.")
+STITCHED = (
+    "Each backup is written to a tape archive every night. The planner reads statistics about tables. "
+    "Cooking pasta needs salted water and patience. Certificates expire after a number of days. "
+    "Logging handlers send records to files or sockets. Unicode strings hold characters, not bytes. "
+    "A calendar shows meetings for the coming weeks. Gardeners prune roses early in spring."
+)
 
 
 def test_cohesion_tells_a_page_that_keeps_to_its_subject_from_stitched_sentences():
@@ -82,6 +95,7 @@ def test_cohesion_tells_a_page_that_keeps_to_its_subject_from_stitched_sentences
     assert 0.0 < stitched["cohesion"] < envelope.low["cohesion"] / 2
     assert 0.0 < envelope.plausibility(stitched) < 0.6
     assert envelope.plausibility(content_features("t", PROSE * 3, WORDS)) == pytest.approx(1.0)
-    older = Envelope.from_dict({"low": {k: v for k, v in envelope.low.items() if k != "cohesion"},
-                                "high": envelope.high}, 0.25)  # a card trained before cohesion was measured
+    older = Envelope.from_dict(
+        {"low": {k: v for k, v in envelope.low.items() if k != "cohesion"}, "high": envelope.high}, 0.25
+    )  # a card trained before cohesion was measured
     assert older.plausibility(stitched) > envelope.plausibility(stitched)

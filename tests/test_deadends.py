@@ -9,7 +9,11 @@ from focused.deadends import PRIOR, PathOutcomes, directories
 
 def test_a_url_belongs_to_its_host_and_every_directory_of_its_path():
     assert directories("http://Docs.example/docs/fr/mod/echo.html?x=1") == [
-        "docs.example", "docs.example/docs/", "docs.example/docs/fr/", "docs.example/docs/fr/mod/"]
+        "docs.example",
+        "docs.example/docs/",
+        "docs.example/docs/fr/",
+        "docs.example/docs/fr/mod/",
+    ]
     assert directories("http://h/") == ["h"]
 
 

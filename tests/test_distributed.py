@@ -23,10 +23,30 @@ KEY = "focused:test"
 
 def start(name: str, tmp_path: Path, proxy: str, redis_url: str, pages: int, **settings) -> subprocess.Popen:
     """A `scrapy crawl` process of the shared crawl, identified to the server by its User-Agent."""
-    command = [sys.executable, "-m", "scrapy", "crawl", "focused", "-a", f"profile={REPO / 'profiles' / 'sql.toml'}",
-               "-a", "strategy=lexical", "-o", f"{tmp_path / name}.jsonl:jsonl", "-s", f"LOG_FILE={tmp_path / name}.log"]
-    options = {**FAST, "FOCUSED_REDIS_URL": redis_url, "FOCUSED_REDIS_KEY": KEY, "CLOSESPIDER_PAGECOUNT": pages,
-               "USER_AGENT": f"focused-test/{name}", "FOCUSED_REDIS_CLAIM_TIMEOUT": 3, **settings}
+    command = [
+        sys.executable,
+        "-m",
+        "scrapy",
+        "crawl",
+        "focused",
+        "-a",
+        f"profile={REPO / 'profiles' / 'sql.toml'}",
+        "-a",
+        "strategy=lexical",
+        "-o",
+        f"{tmp_path / name}.jsonl:jsonl",
+        "-s",
+        f"LOG_FILE={tmp_path / name}.log",
+    ]
+    options = {
+        **FAST,
+        "FOCUSED_REDIS_URL": redis_url,
+        "FOCUSED_REDIS_KEY": KEY,
+        "CLOSESPIDER_PAGECOUNT": pages,
+        "USER_AGENT": f"focused-test/{name}",
+        "FOCUSED_REDIS_CLAIM_TIMEOUT": 3,
+        **settings,
+    }
     for key, value in options.items():
         command += ["-s", f"{key}={value}"]
     env = {k: v for k, v in os.environ.items() if k.lower() not in ("http_proxy", "https_proxy", "no_proxy")}
@@ -119,12 +139,17 @@ def test_a_killed_process_loses_none_of_its_claimed_urls(module_web, tmp_path: P
 
     log = web.entries()
     victim_written = {item["url"] for item in items(tmp_path / "victim.jsonl")}
-    victim_pages = {f"http://{e['host']}{e['path']}" for e in log
-                    if e["ua"] == "focused-test/victim" and e["path"] != "/robots.txt" and e["status"] == 200}
+    victim_pages = {
+        f"http://{e['host']}{e['path']}"
+        for e in log
+        if e["ua"] == "focused-test/victim" and e["path"] != "/robots.txt" and e["status"] == 200
+    }
     lost_in_flight = victim_pages - victim_written
     by_others = {f"http://{e['host']}{e['path']}" for e in log if e["ua"] != "focused-test/victim"}
     client = redis.Redis.from_url(redis_url)
-    queued = {pickle.loads(member).url for key in client.scan_iter(f"{KEY}:q:*") for member in client.zrange(key, 0, -1)}
+    queued = {
+        pickle.loads(member).url for key in client.scan_iter(f"{KEY}:q:*") for member in client.zrange(key, 0, -1)
+    }
     assert lost_in_flight, "the victim had nothing in flight: the test proves nothing"
     lost = lost_in_flight - by_others - queued
     assert not lost, f"claimed URLs neither fetched again nor back in the frontier: {sorted(lost)}"

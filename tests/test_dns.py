@@ -11,7 +11,9 @@ DIRECT = {"CLOSESPIDER_PAGECOUNT": 50, "FOCUSED_ALLOWED_NETWORKS": "127.0.0.0/8"
 def write_profile(tmp_path: Path, seeds: list[str]) -> Path:
     profile = tmp_path / "direct.toml"
     seed_list = ", ".join(f'"{seed}"' for seed in seeds)
-    profile.write_text(f'name = "sql"\ndescription = "Relational databases"\nkeywords = ["sql"]\nseeds = [{seed_list}]\n')
+    profile.write_text(
+        f'name = "sql"\ndescription = "Relational databases"\nkeywords = ["sql"]\nseeds = [{seed_list}]\n'
+    )
     return profile
 
 
@@ -37,8 +39,9 @@ def test_a_dead_name_is_answered_from_the_negative_cache(web, run_crawl, tmp_pat
 def test_a_host_the_proxy_will_not_tunnel_to_costs_one_attempt(web, run_crawl, tmp_path: Path):
     """An https host behind a proxy that refuses its CONNECT is a dead host, not a flaky page: no retry."""
     seeds = ["http://www.portal.example/", *(f"https://secure.example/{i}.html" for i in range(4))]
-    result = run_crawl(web.proxy, profile=write_profile(tmp_path, seeds), settings={"CLOSESPIDER_PAGECOUNT": 20},
-                       https=True)
+    result = run_crawl(
+        web.proxy, profile=write_profile(tmp_path, seeds), settings={"CLOSESPIDER_PAGECOUNT": 20}, https=True
+    )
     tunnel = "scrapy.core.downloader.handlers.http11.TunnelError"
     assert result.stat(f"downloader/exception_type_count/{tunnel}") == 1  # its robots.txt, once
     assert result.stat("focused/host_failure/TunnelError") == 1 and result.stat("retry/count") == 0

@@ -16,26 +16,38 @@ from focused.docsweb.topics import TOPICS
 from tests.conftest import REPO, crawl, start_web
 
 HTTP, TESTING, LOGGING = (next(t for t in TOPICS if t.name == name) for name in ("http", "testing", "logging"))
-HTTP_TEXT = ("An HTTP client sends a request with headers; the server answers with a status code, "
-             "response headers such as Content-Type and Cache-Control, and maybe cookies. ") * 4
+HTTP_TEXT = (
+    "An HTTP client sends a request with headers; the server answers with a status code, "
+    "response headers such as Content-Type and Cache-Control, and maybe cookies. "
+) * 4
 
-SQLITE_TEXT = ("SQLite is a C library that implements a small, fast, self-contained, high-reliability, "
-               "full-featured SQL database engine. It is the most used database engine in the world, built "
-               "into all mobile phones and most computers, and bundled inside countless other applications "
-               "that people use every day. The file format is stable, cross-platform and backwards compatible. ") * 2
+SQLITE_TEXT = (
+    "SQLite is a C library that implements a small, fast, self-contained, high-reliability, "
+    "full-featured SQL database engine. It is the most used database engine in the world, built "
+    "into all mobile phones and most computers, and bundled inside countless other applications "
+    "that people use every day. The file format is stable, cross-platform and backwards compatible. "
+) * 2
 
 
 def test_local_and_https_links_become_public_http_urls():
-    site = Site("docs.python.org", "/3/", Path("/usr/share/doc/python3.11-doc/html"), "python3.11-doc",
-                ("/usr/share/doc/python3-doc/html",))
+    site = Site(
+        "docs.python.org",
+        "/3/",
+        Path("/usr/share/doc/python3.11-doc/html"),
+        "python3.11-doc",
+        ("/usr/share/doc/python3-doc/html",),
+    )
     links = PublicLinks((site,))
-    assert links.link("/usr/share/doc/python3-doc/html/library/http.html#x") == "http://docs.python.org/3/library/http.html#x"
+    assert (
+        links.link("/usr/share/doc/python3-doc/html/library/http.html#x")
+        == "http://docs.python.org/3/library/http.html#x"
+    )
     assert links.link("file:///usr/share/doc/python3.11-doc/html/index.html") == "http://docs.python.org/3/index.html"
     assert links.link("https://docs.python.org/3/library/") == "http://docs.python.org/3/library/"
     assert links.link("https://example.org/a") == "https://example.org/a"
     assert links.link("../library/http.html") == "../library/http.html"
-    html = b'<a href="/usr/share/doc/python3-doc/html/a.html">a</a><img src=\'https://docs.python.org/3/i.png\'>'
-    assert links(html) == b'<a href="http://docs.python.org/3/a.html">a</a><img src=\'http://docs.python.org/3/i.png\'>'
+    html = b"<a href=\"/usr/share/doc/python3-doc/html/a.html\">a</a><img src='https://docs.python.org/3/i.png'>"
+    assert links(html) == b"<a href=\"http://docs.python.org/3/a.html\">a</a><img src='http://docs.python.org/3/i.png'>"
 
 
 def test_labeling_rule_by_hand():
@@ -77,7 +89,9 @@ def mini_web(tmp_path_factory) -> tuple[Path, dict]:
         python / "library/os.html": page("os", "<p>Files and processes.</p>"),
         python / "library/http.html": page("http — HTTP modules", f"<p>{HTTP_TEXT}</p>"),
         sqlite / "index.html": page("SQLite", f"<p>{SQLITE_TEXT}</p>"),
-        django / "index.html": page("Django documentation", "<p>See <a href='ref/request-response.html'>requests</a>.</p>"),
+        django / "index.html": page(
+            "Django documentation", "<p>See <a href='ref/request-response.html'>requests</a>.</p>"
+        ),
         django / "ref/request-response.html": page(
             "Request and response objects",
             f"<p>{HTTP_TEXT} The <a href='/usr/share/doc/python3-doc/html/library/http.html#module-http'>http "
@@ -101,7 +115,9 @@ def test_build_writes_pages_graph_labels_profiles_and_stats(mini_web):
     assert (stats["sites"], stats["pages"], stats["cross_site_links"]) == (3, 6, 1)
     assert stats["cross_site_links_by_pair"] == {"docs.djangoproject.com -> docs.python.org": 1}
     assert (root / "labels" / "http.txt").read_text().split() == [
-        "http://docs.djangoproject.com/en/3.2/ref/request-response.html", "http://docs.python.org/3/library/http.html"]
+        "http://docs.djangoproject.com/en/3.2/ref/request-response.html",
+        "http://docs.python.org/3/library/http.html",
+    ]
     assert "http://docs.python.org/3/library/http.html" in (root / "graph.tsv").read_text()
     built = (root / "sites/docs.python.org/3/index.html").read_text()
     assert "http://calendar.example/" in built  # an entry page links to the hazards
@@ -114,8 +130,12 @@ def test_build_writes_pages_graph_labels_profiles_and_stats(mini_web):
 
 
 def test_a_site_that_two_others_link_to_is_left_for_the_crawl_to_discover():
-    edges = [("http://a/1", "http://c/1"), ("http://b/1", "http://c/2"), ("http://a/2", "http://b/1"),
-             ("http://c/1", "http://c/2")]
+    edges = [
+        ("http://a/1", "http://c/1"),
+        ("http://b/1", "http://c/2"),
+        ("http://a/2", "http://b/1"),
+        ("http://c/1", "http://c/2"),
+    ]
     assert discovered_sites(edges) == {"c"}
 
 
@@ -123,8 +143,13 @@ def test_mini_web_is_served_and_crawled_across_sites_past_its_hazards(mini_web, 
     root, _ = mini_web
     server = start_web(tmp_path, 0.0, "focused.docsweb", "--root", str(root))
     try:
-        result = crawl(tmp_path, server.proxy, profile=root / "profiles" / "http.toml", strategy="lexical",
-                       settings={"CLOSESPIDER_PAGECOUNT": 60})
+        result = crawl(
+            tmp_path,
+            server.proxy,
+            profile=root / "profiles" / "http.toml",
+            strategy="lexical",
+            settings={"CLOSESPIDER_PAGECOUNT": 60},
+        )
     finally:
         server.process.terminate()
         server.process.wait()
@@ -140,8 +165,13 @@ def test_mini_web_is_served_and_crawled_across_sites_past_its_hazards(mini_web, 
     assert spam and all(item["relevance"] == 0 and not item["relevant"] for item in spam)  # keyword stuffing
     assert result.stat("focused/keyword_stuffed") >= len(spam)  # some may still be in flight at the close
     labels = root / "labels" / "http.txt"
-    done = subprocess.run([sys.executable, "-m", "scrapy", "evaluate", str(tmp_path / "crawl.jsonl"), "--labels", str(labels)],
-                          cwd=REPO, capture_output=True, text=True, timeout=60)
+    done = subprocess.run(
+        [sys.executable, "-m", "scrapy", "evaluate", str(tmp_path / "crawl.jsonl"), "--labels", str(labels)],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert json.loads(done.stdout)["relevant_fetched"] == 2
 
 
@@ -149,8 +179,10 @@ def test_aggregators_spread_over_hosts_and_pages_without_end():
     from focused.docsweb.aggregators import QA, RING, Aggregators, entry_links, serves
     from focused.docsweb.farms import FarmText
 
-    sentences = {topic.name: [f"Sentence {i} about {topic.keywords[0]} in real documentation." for i in range(50)]
-                 for topic in TOPICS}
+    sentences = {
+        topic.name: [f"Sentence {i} about {topic.keywords[0]} in real documentation." for i in range(50)]
+        for topic in TOPICS
+    }
     web = Aggregators(FarmText(sentences))
     footer = entry_links("http://git-scm.com/docs/user-manual.html").decode()
     blog = footer.split('href="')[1].split('"')[0]
@@ -174,8 +206,12 @@ def test_bought_domains_a_blog_network_on_many_sites_and_an_expired_domain_real_
     from focused.docsweb.farms import FarmText
     from focused.urls import site_of
 
-    sentences = {topic.name: [f"You can use the {topic.keywords[0]} option to create a new file, example {i}."
-                              for i in range(50)] for topic in TOPICS}
+    sentences = {
+        topic.name: [
+            f"You can use the {topic.keywords[0]} option to create a new file, example {i}." for i in range(50)
+        ]
+        for topic in TOPICS
+    }
     web = BoughtDomains(FarmText(sentences))
     assert len({site_of(blog) for blog in BLOGS}) == len(BLOGS) == 40  # a registrable domain per blog
     footer = entry_links(ENTRY_PAGES[0]).decode()
@@ -186,7 +222,9 @@ def test_bought_domains_a_blog_network_on_many_sites_and_an_expired_domain_real_
     body = page.body.decode()
     assert "utilize" in body and "generate" in body and "fresh document" in body  # spun word by word
     assert len({link.split("/")[2] for link in body.split('href="')[1:] if link.startswith("http")}) >= 4
-    wiki_links = [url for url in (f"http://docs.python.org/3/library/p{i}.html" for i in range(4000)) if links_expired(url)]
+    wiki_links = [
+        url for url in (f"http://docs.python.org/3/library/p{i}.html" for i in range(4000)) if links_expired(url)
+    ]
     assert 60 < len(wiki_links) < 140  # about one real page in 40 still links to the lapsed wiki
     assert f"http://cookbook.{EXPIRED}/" in entry_links(wiki_links[0]).decode()
     front = web.respond(f"cookbook.{EXPIRED}", "/")
@@ -199,13 +237,26 @@ def test_bought_domains_a_blog_network_on_many_sites_and_an_expired_domain_real_
 def test_parasites_hide_in_hacked_real_sites_and_behind_a_shop_that_cloaks_its_topical_text():
     from focused.docsweb.farms import FarmText
     from focused.docsweb.parasites import (
-        CLOAKED, PARASITE_HOSTS, Parasites, entry_links, is_parasite, parasite_url, serves)
+        CLOAKED,
+        PARASITE_HOSTS,
+        Parasites,
+        entry_links,
+        is_parasite,
+        parasite_url,
+        serves,
+    )
     from focused.docsweb.web import on_hazard
 
-    sentences = {topic.name: [f"The {topic.keywords[0]} setting of example {i} is read at start." for i in range(50)]
-                 for topic in TOPICS}
+    sentences = {
+        topic.name: [f"The {topic.keywords[0]} setting of example {i} is read at start." for i in range(50)]
+        for topic in TOPICS
+    }
     web = Parasites(FarmText(sentences))
-    hacked = [url for url in (f"http://{PARASITE_HOSTS[0]}/en/stable/p{i}.html" for i in range(800)) if b"display:none" in entry_links(url)]
+    hacked = [
+        url
+        for url in (f"http://{PARASITE_HOSTS[0]}/en/stable/p{i}.html" for i in range(800))
+        if b"display:none" in entry_links(url)
+    ]
     assert 60 < len(hacked) < 140  # about one page in 8 of a hacked site
     injected = entry_links(hacked[0]).decode().split('href="')[1].split('"')[0]
     assert is_parasite(injected) and on_hazard(injected) and not on_hazard(hacked[0])
@@ -214,10 +265,13 @@ def test_parasites_hide_in_hacked_real_sites_and_behind_a_shop_that_cloaks_its_t
     assert serves(host, path) and article.status == 200 and b"Ultimate Guide" in article.body
     assert article.body.count(b"_static/cache/") == 5 and not serves(host, "/en/stable/index.html")
     assert web.respond(host, path.replace(".html", "0.html")).status == 404
-    assert web.respond(PARASITE_HOSTS[1], parasite_url(0)[len(f"http://{PARASITE_HOSTS[0]}"):]).status == 404
+    assert web.respond(PARASITE_HOSTS[1], parasite_url(0)[len(f"http://{PARASITE_HOSTS[0]}") :]).status == 404
 
-    commented = [url for url in (f"http://docs.python.org/3/library/p{i}.html" for i in range(3000))
-                 if CLOAKED.encode() in entry_links(url)]
+    commented = [
+        url
+        for url in (f"http://docs.python.org/3/library/p{i}.html" for i in range(3000))
+        if CLOAKED.encode() in entry_links(url)
+    ]
     assert 25 < len(commented) < 80  # about one real page in 60, on any site
     deal = entry_links(commented[0]).decode().split('href="')[1].split('"')[0]
     page = web.respond(CLOAKED, "/" + deal.split("/", 3)[3])

@@ -32,7 +32,10 @@ def test_harvest_and_recall_at_budgets_by_hand():
 
 def test_ideal_and_random_crawlers_by_hand():
     ideal = ideal_at_budgets(3, budgets=(1, 2, 4))
-    assert ideal == {"harvest_at_k": {"1": 1.0, "2": 1.0, "4": 0.75}, "recall_at_k": {"1": 0.3333, "2": 0.6667, "4": 1.0}}
+    assert ideal == {
+        "harvest_at_k": {"1": 1.0, "2": 1.0, "4": 0.75},
+        "recall_at_k": {"1": 0.3333, "2": 0.6667, "4": 1.0},
+    }
     rand = random_at_budgets(3, 10, budgets=(2, 5, 20))
     assert rand == {"harvest_at_k": {"2": 0.3, "5": 0.3}, "recall_at_k": {"2": 0.2, "5": 0.5}}
 
@@ -47,7 +50,12 @@ def test_pst_counts_hot_pages_by_threshold_by_hand():
 
 
 def test_calibration_by_hand():
-    judged = [FetchedPage(A, 0.95, True), FetchedPage(B, 0.9, True), FetchedPage(C, 0.15, False), FetchedPage(D, 0.05, False)]
+    judged = [
+        FetchedPage(A, 0.95, True),
+        FetchedPage(B, 0.9, True),
+        FetchedPage(C, 0.15, False),
+        FetchedPage(D, 0.05, False),
+    ]
     result = calibration(judged, {A, C})
     assert (result["precision"], result["recall"]) == (0.5, 0.5)  # A right, B wrong; C missed
     assert (result["estimated_harvest"], result["labeled_harvest"]) == (0.5, 0.5)  # judged relevant: A, B
@@ -70,8 +78,9 @@ def test_the_harvest_estimate_is_the_share_judged_relevant_with_wilsons_interval
 
 def test_labels_and_crawl_urls_match_after_the_crawlers_canonicalization(tmp_path):
     labels = tmp_path / "labels.csv"
-    labels.write_text("url,label\nHTTP://Example.ORG:80/a#intro,1\nhttp://example.org/b?utm_source=mail,yes\n"
-                      "http://example.org/c,0\n")
+    labels.write_text(
+        "url,label\nHTTP://Example.ORG:80/a#intro,1\nhttp://example.org/b?utm_source=mail,yes\nhttp://example.org/c,0\n"
+    )
     crawl = tmp_path / "crawl.jsonl"
     crawl.write_text("".join(json.dumps({"url": u}) + "\n" for u in (A, f"{B}#top", B, C)))
     loaded, fetched = load_labels(labels), load_crawl(crawl)
@@ -98,13 +107,26 @@ def test_broken_label_files_name_file_line_and_problem(tmp_path, name, text, pro
 
 
 def evaluate(*args: str | Path) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "scrapy", "evaluate", *map(str, args)],
-                          cwd=REPO, capture_output=True, text=True, timeout=120)
+    return subprocess.run(
+        [sys.executable, "-m", "scrapy", "evaluate", *map(str, args)],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
 
 
 def write_crawl(path: Path, urls: list[str], strategy: str) -> Path:
-    items = [{"url": u, "strategy": strategy, "relevance": 0.8 if u == A else 0.2, "relevant": u == A,
-              "fetched_at": f"2026-11-22T10:00:{i:02d}+00:00"} for i, u in enumerate(urls)]
+    items = [
+        {
+            "url": u,
+            "strategy": strategy,
+            "relevance": 0.8 if u == A else 0.2,
+            "relevant": u == A,
+            "fetched_at": f"2026-11-22T10:00:{i:02d}+00:00",
+        }
+        for i, u in enumerate(urls)
+    ]
     path.write_text("".join(json.dumps(item) + "\n" for item in items))
     return path
 
@@ -118,13 +140,31 @@ def test_evaluate_command_compares_crawls_in_json_and_plots(tmp_path):
     first = write_crawl(tmp_path / "best.jsonl", [A, C, B], "focused")
     second = write_crawl(tmp_path / "breadth.jsonl", [B, D, E, A], "bfs")
     out = tmp_path / "report"
-    done = evaluate(first, second, "--labels", labels, "--out", out, "--budgets", "1,2,3", "--graph", graph,
-                    "--importance", "backlink,pagerank", "--hot-fraction", "0.2")
+    done = evaluate(
+        first,
+        second,
+        "--labels",
+        labels,
+        "--out",
+        out,
+        "--budgets",
+        "1,2,3",
+        "--graph",
+        graph,
+        "--importance",
+        "backlink,pagerank",
+        "--hot-fraction",
+        "0.2",
+    )
     assert done.returncode == 0, done.stderr
     reports = json.loads(done.stdout)
     assert reports == json.loads((out / "summary.json").read_text())
     best, breadth = reports
-    assert (best["strategy"], best["harvest_at_k"], best["recall_at_k"]) == ("focused", {"1": 1.0, "2": 1.0, "3": 0.6667}, {"1": 0.5, "2": 1.0, "3": 1.0})
+    assert (best["strategy"], best["harvest_at_k"], best["recall_at_k"]) == (
+        "focused",
+        {"1": 1.0, "2": 1.0, "3": 0.6667},
+        {"1": 0.5, "2": 1.0, "3": 1.0},
+    )
     assert breadth["harvest_at_k"] == {"1": 0.0, "2": 0.0, "3": 0.0}
     assert best["random"]["harvest_at_k"]["1"] == 0.4  # 2 relevant of the graph's 5 pages
     assert best["pst"]["backlink"]["hot"] == 1 and best["pst"]["backlink"]["at_k"]["1"] == 1.0  # A: 3 in-links

@@ -37,12 +37,15 @@ def test_near_duplicates_are_found_and_different_texts_are_not():
 def test_host_delay_is_the_largest_of_setting_crawl_delay_and_latency_and_backs_off_on_failure():
     slot = SimpleNamespace(active=set(), lastseen=100.0, delay=0.0, jitter=0.5)
     now = [100.2]
-    hosts = HostPoliteness({"h": slot}, concurrency=1, delay=0.25, latency_factor=2.0, max_delay=10.0,
-                           max_failures=3, clock=lambda: now[0])
+    hosts = HostPoliteness(
+        {"h": slot}, concurrency=1, delay=0.25, latency_factor=2.0, max_delay=10.0, max_failures=3, clock=lambda: now[0]
+    )
     assert hosts.delay("h") == 0.25
     hosts.observe_latency("h", 0.5)
     assert hosts.delay("h") == 1.0 and slot.delay == 1.0 and slot.jitter == 0.0  # written into the slot
-    hosts.robots_parsed("h", SimpleNamespace(crawl_delay=lambda ua: 2.0, allowed=lambda url, ua: "/private" not in url), "ua")
+    hosts.robots_parsed(
+        "h", SimpleNamespace(crawl_delay=lambda ua: 2.0, allowed=lambda url, ua: "/private" not in url), "ua"
+    )
     assert hosts.delay("h") == 2.0
     assert hosts.wait("h") == (pytest.approx(1.8), False)
     assert not hosts.allowed("h", "http://h/private/x", "ua") and hosts.allowed("h", "http://h/x", "ua")
@@ -60,8 +63,9 @@ def test_host_delay_is_the_largest_of_setting_crawl_delay_and_latency_and_backs_
 
 def test_a_request_refused_before_the_downloader_frees_its_host_at_once():
     slot = SimpleNamespace(active=set(), lastseen=0.0, delay=0.0, jitter=0.0)
-    hosts = HostPoliteness({"h": slot}, concurrency=1, delay=0.0, latency_factor=0.0, max_delay=10.0,
-                           max_failures=3, clock=lambda: 50.0)
+    hosts = HostPoliteness(
+        {"h": slot}, concurrency=1, delay=0.0, latency_factor=0.0, max_delay=10.0, max_failures=3, clock=lambda: 50.0
+    )
     hosts.handed_out("h", 1)
     assert hosts.wait("h")[1]  # busy until it reaches the downloader ...
     assert hosts.dropped("h", 1) and hosts.wait("h") == (0.0, False)  # ... or a middleware refuses it

@@ -24,7 +24,9 @@ def test_the_crawl_survives_hostile_answers_and_counts_each(hostile_web, run_cra
     profile = tmp_path / "hostile.toml"
     profile.write_text(
         'name = "hostile"\ndescription = "SQL databases"\nkeywords = ["sql"]\n'
-        f'seeds = ["http://{HOSTILE}/"]\n[crawl]\nallowed_domains = {list(HOSTS + UNREADABLE_ROBOTS)}\n'.replace("'", '"')
+        f'seeds = ["http://{HOSTILE}/"]\n[crawl]\nallowed_domains = {list(HOSTS + UNREADABLE_ROBOTS)}\n'.replace(
+            "'", '"'
+        )
     )
     result = run_crawl(hostile_web.proxy, profile=profile, strategy="bfs", settings=SETTINGS)
     assert result.returncode == 0 and "Spider closed (finished)" in result.log

@@ -49,7 +49,9 @@ def test_hubs_are_pages_that_link_to_relevant_pages():
 
 
 def page(url: str, relevance: float, parent_url: str | None = None, duplicate: bool = False) -> ParentPage:
-    info = {"parent_url": parent_url, "anchor": "sql query", "context": "", "parent_relevance": 0.5} if parent_url else {}
+    info = (
+        {"parent_url": parent_url, "anchor": "sql query", "context": "", "parent_relevance": 0.5} if parent_url else {}
+    )
     return ParentPage(url, 1, relevance, relevance >= 0.5, duplicate=duplicate, info=info)
 
 
@@ -61,7 +63,9 @@ def vouched(strategy: Focused, *sites: str) -> Focused:
 
 def test_the_score_is_the_documented_weighted_sum_of_its_signals():
     strategy = vouched(Focused(PROFILE, settings()), "s")
-    scored = strategy.score(page("http://s/", 0.9), [Link("http://s/sql-query", "SQL query plans", "how a query runs")])[0]
+    scored = strategy.score(
+        page("http://s/", 0.9), [Link("http://s/sql-query", "SQL query plans", "how a query runs")]
+    )[0]
     w = strategy.weights
     assert set(scored.signals) == {"link", "parent", "context_graph", "hub", "explore", "dead_end", "overspent"}
     assert scored.signals["dead_end"] == 0  # nothing fetched under the link's path has failed
@@ -87,7 +91,9 @@ def test_a_host_that_gives_no_credible_relevant_pages_fades_once_past_its_allowa
     assert e == pytest.approx(2 / 3)
     assert farm.signals["overspent"] < 0 and farm.score == pytest.approx(sum(farm.signals.values()))
     assert farm.score == pytest.approx((farm.score - farm.signals["overspent"]) * 4 * e / 10)  # probe 4e, 10th fetch
-    assert docs.signals["overspent"] == pytest.approx(-(docs.score - docs.signals["overspent"]) * (1 - (4 * e + 4) / 10))
+    assert docs.signals["overspent"] == pytest.approx(
+        -(docs.score - docs.signals["overspent"]) * (1 - (4 * e + 4) / 10)
+    )
 
 
 def test_a_host_the_seeds_hardly_vouch_for_gets_a_smaller_allowance():
@@ -119,8 +125,10 @@ def test_the_context_graph_learns_which_links_lead_to_relevant_pages_through_irr
         strategy.score(page(index, 0.05, parent_url="http://s/"), [])
         strategy.score(page(f"{index}/a", 0.9 if i % 2 == 0 else 0.05, parent_url=index), [])
     assert strategy.lead_model is not None
-    infos = [{"url": f"http://s/{kind}/new", "anchor": "", "context": "", "parent_url": "http://s/",
-              "parent_relevance": 0.0} for kind in ("guide", "news")]
+    infos = [
+        {"url": f"http://s/{kind}/new", "anchor": "", "context": "", "parent_url": "http://s/", "parent_relevance": 0.0}
+        for kind in ("guide", "news")
+    ]
     guide, news = strategy.rescore(infos)
     assert guide.signals["context_graph"] > 2 * news.signals["context_graph"] > 0
 
@@ -130,7 +138,9 @@ def test_the_context_graph_keeps_the_link_evidence_of_its_window_only(monkeypatc
     strategy = Focused(PROFILE, settings(FOCUSED_RESCORE_INTERVAL=10, FOCUSED_LINK_WARMUP=3))
     strategy.score(page("http://s/", 0.0), [])
     for i in range(60):
-        strategy.score(page(f"http://s/{i}", 0.9 if i % 2 else 0.0, parent_url="http://s/" if i < 2 else f"http://s/{i - 2}"), [])
+        strategy.score(
+            page(f"http://s/{i}", 0.9 if i % 2 else 0.0, parent_url="http://s/" if i < 2 else f"http://s/{i - 2}"), []
+        )
     assert len(strategy.arrival_rows) == 61  # 61 pages, learned up to the 60th: the last one waits for its batch
     assert all(row is None for row in strategy.arrival_rows[:35])
     assert all(row is not None for row in strategy.arrival_rows[36:60]) and strategy.lead_model is not None
@@ -144,8 +154,16 @@ def test_the_link_classifier_learns_from_outcomes_and_rescoring_uses_it():
         url = f"http://s/{'good' if good else 'bad'}/{i}"
         strategy.score(page(url, 0.9 if good else 0.1, parent_url="http://s/"), [])
     assert strategy.version >= 1 and min(strategy.outcomes) >= 5
-    infos = [{"url": f"http://s/{kind}/new", "anchor": "sql query", "context": "", "parent_url": "http://s/",
-              "parent_relevance": 0.0} for kind in ("good", "bad")]
+    infos = [
+        {
+            "url": f"http://s/{kind}/new",
+            "anchor": "sql query",
+            "context": "",
+            "parent_url": "http://s/",
+            "parent_relevance": 0.0,
+        }
+        for kind in ("good", "bad")
+    ]
     good, bad = strategy.rescore(infos)
     assert good.signals["link"] > bad.signals["link"]
 
@@ -154,7 +172,10 @@ def test_exploration_goes_to_sites_the_crawl_has_barely_sampled():
     strategy = vouched(Focused(PROFILE, settings()), "www.known.example", "new.example")
     for i in range(3):
         strategy.score(page(f"http://www.known.example/{i}", 0.0), [])
-    links = [Link(url, "", "") for url in ("http://new.example/", "http://www.known.example/x", "http://blog7.known.example/")]
+    links = [
+        Link(url, "", "")
+        for url in ("http://new.example/", "http://www.known.example/x", "http://blog7.known.example/")
+    ]
     new, known, subdomain = strategy.score(page("http://www.known.example/3", 0.0), links)
     assert strategy.exploration == pytest.approx(1 / 2)  # one site found beyond the seed's, and it held nothing
     assert new.signals["explore"] == pytest.approx(0.2 / 2) and known.signals["explore"] == pytest.approx(0.2 / 2 / 16)
@@ -169,8 +190,9 @@ def test_exploration_is_worth_what_it_has_paid_so_far():
     for i in range(3):  # three barren sites
         strategy.score(page(f"http://s{i}.example/", 0.0), [])
     assert strategy.exploration == pytest.approx(1 / 4)
-    fresh, seeds = strategy.score(page("http://s3.example/", 0.9), [Link("http://new.example/", "", ""),
-                                                                      Link("http://a/more", "", "")])  # one paid off
+    fresh, seeds = strategy.score(
+        page("http://s3.example/", 0.9), [Link("http://new.example/", "", ""), Link("http://a/more", "", "")]
+    )  # one paid off
     assert strategy.exploration == pytest.approx(2 / 5)
     assert fresh.signals["explore"] == pytest.approx(0.2 * 2 / 5)
     assert seeds.signals["explore"] == pytest.approx(0.2 / 2)  # a seed's site is the user's word: its page read
@@ -183,7 +205,9 @@ def test_links_into_a_directory_of_404s_fade():
         strategy.dead_end(f"http://docs/fr/{i}", {"parent_url": "http://docs/en/0", "anchor": "", "context": ""})
     links = [Link(f"http://docs/{lang}/sql-query", "SQL query plans", "") for lang in ("en", "fr")]
     live, dead = strategy.score(page("http://docs/en/6", 0.9), links)
-    assert live.signals["dead_end"] > -0.1 * live.score and dead.signals["dead_end"] < -0.5 * (dead.score - dead.signals["dead_end"])
+    assert live.signals["dead_end"] > -0.1 * live.score and dead.signals["dead_end"] < -0.5 * (
+        dead.score - dead.signals["dead_end"]
+    )
     assert live.score > 3 * dead.score and dead.score == pytest.approx(sum(dead.signals.values()))
 
 
@@ -192,13 +216,23 @@ def test_links_that_gave_no_page_are_learned_as_wasted_fetches():
     strategy.score(page("http://s/", 0.0), [])
     for i in range(40):  # every other link with "source" in its URL answered 404; the others were relevant pages
         if i % 2:
-            strategy.dead_end(f"http://s/source/{i}", {"parent_url": "http://s/", "anchor": "sql query", "context": "",
-                                                       "parent_relevance": 0.9})
+            strategy.dead_end(
+                f"http://s/source/{i}",
+                {"parent_url": "http://s/", "anchor": "sql query", "context": "", "parent_relevance": 0.9},
+            )
         else:
             strategy.score(page(f"http://s/docs/{i}", 0.9, parent_url="http://s/"), [])
     assert strategy.outcomes[0] >= 15 and strategy.sites["s"].fetched == 41  # a 404 costs the host a fetch
-    infos = [{"url": f"http://s/{kind}/new", "anchor": "sql query", "context": "", "parent_url": "http://s/",
-              "parent_relevance": 0.9} for kind in ("docs", "source")]
+    infos = [
+        {
+            "url": f"http://s/{kind}/new",
+            "anchor": "sql query",
+            "context": "",
+            "parent_url": "http://s/",
+            "parent_relevance": 0.9,
+        }
+        for kind in ("docs", "source")
+    ]
     docs, source = strategy.rescore(infos)
     assert docs.signals["link"] > source.signals["link"] + 0.1
 
@@ -206,12 +240,22 @@ def test_links_that_gave_no_page_are_learned_as_wasted_fetches():
 def test_a_hub_lifts_its_links_by_their_own_evidence():
     strategy = Focused(PROFILE, settings(FOCUSED_RESCORE_INTERVAL=4))
     strategy.score(page("http://s/", 0.0), [])
-    strategy.score(page("http://s/hub", 0.1, parent_url="http://s/"), [Link(f"http://s/{n}", "", "") for n in ("r1", "r2", "x")])
+    strategy.score(
+        page("http://s/hub", 0.1, parent_url="http://s/"), [Link(f"http://s/{n}", "", "") for n in ("r1", "r2", "x")]
+    )
     for url in ("http://s/r1", "http://s/r2"):  # the fourth page: learning runs, hub scores included
         strategy.score(page(url, 0.9, parent_url="http://s/hub"), [])
     assert strategy.hubs[1] == pytest.approx(1.0)
-    infos = [{"url": f"http://s/{path}", "anchor": anchor, "context": "", "parent_url": "http://s/hub",
-              "parent_relevance": 0.1} for path, anchor in (("sql-joins", "SQL query joins"), ("about", "About us"))]
+    infos = [
+        {
+            "url": f"http://s/{path}",
+            "anchor": anchor,
+            "context": "",
+            "parent_url": "http://s/hub",
+            "parent_relevance": 0.1,
+        }
+        for path, anchor in (("sql-joins", "SQL query joins"), ("about", "About us"))
+    ]
     topical, navigation = strategy.rescore(infos)
     w = strategy.weights
     assert topical.signals["hub"] == pytest.approx(w["hub"] * topical.signals["link"] / w["link"])
@@ -225,7 +269,7 @@ def test_a_redirect_spends_the_exploration_bonus_of_the_host_that_redirected():
     for i in range(1, 4):
         landed = ParentPage(f"http://farm/{i}", 1, 0.0, False, redirects=(f"http://door/{i}",))
         strategy.score(landed, [])
-    door, = strategy.score(page("http://known/1", 0.0), [Link("http://door/9", "", "")])
+    (door,) = strategy.score(page("http://known/1", 0.0), [Link("http://door/9", "", "")])
     assert door.signals["explore"] == pytest.approx(0.2 / 8 / 4)  # known, door and farm found, none paid off
     assert strategy.sites["farm"].fetched == 3 and strategy.sites["door"].fetched == 3
 
@@ -234,11 +278,13 @@ def test_exploration_and_the_probe_go_as_far_as_trusted_pages_vouch_for_a_site()
     """A site only a low-trust site links to gets a share of the exploration bonus; trust is known from the
     first page on, so a crawl's first batch is not scored blindly."""
     strategy = Focused(PROFILE, settings(FOCUSED_TRUST_FLOOR=0.2))
-    strategy.score(page("http://a/", 0.0), [Link("http://blog/", "", "")] + [Link(f"http://a/{i}", "", "") for i in range(9)])
-    blog, = strategy.score(page("http://blog/", 0.9), [Link("http://ring/", "", "")])
+    strategy.score(
+        page("http://a/", 0.0), [Link("http://blog/", "", "")] + [Link(f"http://a/{i}", "", "") for i in range(9)]
+    )
+    (blog,) = strategy.score(page("http://blog/", 0.9), [Link("http://ring/", "", "")])
     factor = strategy.trust.factor("ring")
     assert 0 < factor < 1 and strategy.trust.factor("blog") == pytest.approx(min(1, 0.85 * 0.1 / 0.2))
-    ring, = strategy.score(page("http://blog/1", 0.9), [Link("http://ring/", "", "")])
+    (ring,) = strategy.score(page("http://blog/1", 0.9), [Link("http://ring/", "", "")])
     assert ring.signals["explore"] == pytest.approx(0.2 * factor)
 
 
@@ -247,11 +293,11 @@ def test_a_site_of_implausible_pages_has_its_probe_shrink():
     strategy = vouched(Focused(PROFILE, settings(FOCUSED_HOST_PROBE=10)), "parked", "docs")
     link = [Link("http://parked/related/9", "sql query", "related searches")]
     for i in range(4):
-        listing, = strategy.score(ParentPage(f"http://parked/{i}", 1, 0.4, False, credibility=0.05), link)
+        (listing,) = strategy.score(ParentPage(f"http://parked/{i}", 1, 0.4, False, credibility=0.05), link)
     assert strategy.sites["parked"].allowance(10, 5) == pytest.approx(10 * (1 + 4 * 0.05) / 5)
     probe = 10 / 2  # times the payoff of exploring so far: one site found, nothing in it
     assert listing.score == pytest.approx((listing.score - listing.signals["overspent"]) * probe * 1.2 / 5 / 5)
-    docs, = strategy.score(page("http://docs/0", 0.0), [Link("http://docs/1", "", "")])
+    (docs,) = strategy.score(page("http://docs/0", 0.0), [Link("http://docs/1", "", "")])
     assert docs.signals["overspent"] == 0  # a site of believed pages keeps its whole probe
 
 
@@ -259,12 +305,18 @@ def test_a_copy_met_before_its_original_gives_its_credit_back():
     """The seed's page links to docs as one of two links and to a mirror as one of many: the mirror's copy,
     read first, is disowned when the original turns up on the more trusted site; never the other way."""
     strategy = Focused(PROFILE, settings())
-    strategy.score(page("http://a/", 0.0), [Link("http://docs/", "", "")] + [Link(f"http://a/{i}", "", "") for i in range(8)])
-    strategy.score(page("http://a/0", 0.0), [Link("http://mirror/", "", "")] + [Link(f"http://a/{i}", "", "") for i in range(30)])
+    strategy.score(
+        page("http://a/", 0.0), [Link("http://docs/", "", "")] + [Link(f"http://a/{i}", "", "") for i in range(8)]
+    )
+    strategy.score(
+        page("http://a/0", 0.0), [Link("http://mirror/", "", "")] + [Link(f"http://a/{i}", "", "") for i in range(30)]
+    )
     strategy.score(page("http://mirror/sql", 0.9, "http://a/0"), [])
     strategy.score(page("http://mirror/other", 0.9, "http://a/0"), [])
     assert strategy.sites["mirror"].earned == 2
-    assert strategy.outranks("http://docs/sql", "http://mirror/sql") and not strategy.outranks("http://mirror/x", "http://docs/x")
+    assert strategy.outranks("http://docs/sql", "http://mirror/sql") and not strategy.outranks(
+        "http://mirror/x", "http://docs/x"
+    )
     assert strategy.disown("http://mirror/sql") and not strategy.disown("http://mirror/sql")  # once
     assert strategy.sites["mirror"].earned == 1 and strategy.sites["mirror"].believed == 1
     assert strategy.graph.relevance[strategy.graph.page("http://mirror/sql")] == 0

@@ -33,8 +33,21 @@ def small_crawls(module_web, tmp_path_factory) -> tuple[list[Path], Path, Path]:
 
 def test_evaluate_matches_a_real_crawl_with_its_labels(small_crawls, tmp_path):
     outputs, labels, graph = small_crawls
-    command = [sys.executable, "-m", "scrapy", "evaluate", *map(str, outputs), "--labels", str(labels),
-               "--graph", str(graph), "--importance", "pagerank", "--out", str(tmp_path)]
+    command = [
+        sys.executable,
+        "-m",
+        "scrapy",
+        "evaluate",
+        *map(str, outputs),
+        "--labels",
+        str(labels),
+        "--graph",
+        str(graph),
+        "--importance",
+        "pagerank",
+        "--out",
+        str(tmp_path),
+    ]
     done = subprocess.run(command, cwd=REPO, capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     bfs, lexical = json.loads(done.stdout)
@@ -51,8 +64,9 @@ def test_evaluation_notebook_runs_on_a_small_crawl(small_crawls, monkeypatch):
     monkeypatch.setenv("FOCUSED_LABELS", str(labels))
     monkeypatch.setenv("FOCUSED_TOTAL", str(len(LocalWeb().pages)))
     notebook = nbformat.read(REPO / "notebooks" / "evaluation.ipynb", as_version=4)
-    NotebookClient(notebook, timeout=180, kernel_name="python3",
-                   resources={"metadata": {"path": str(REPO / "notebooks")}}).execute()
+    NotebookClient(
+        notebook, timeout=180, kernel_name="python3", resources={"metadata": {"path": str(REPO / "notebooks")}}
+    ).execute()
     outputs_seen = [output for cell in notebook.cells if cell.cell_type == "code" for output in cell.outputs]
     text = "".join(output.get("text", "") for output in outputs_seen)
     assert "2 crawls" in text and "\nbfs " in text and "\nlexical " in text and "\nideal " in text

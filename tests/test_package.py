@@ -14,7 +14,7 @@ from pathlib import Path
 from tests.conftest import REPO, crawl
 
 USER_AGENT = "cookbook (+https://cookbook.example/bot)"
-PLAIN_SPIDER = '''
+PLAIN_SPIDER = """
 import scrapy
 
 class Plain(scrapy.Spider):
@@ -23,19 +23,21 @@ class Plain(scrapy.Spider):
 
     def parse(self, response):
         yield {"url": response.url}
-'''
+"""
 
 
 def scrapy(project: Path, *args: str, proxy: str = "") -> subprocess.CompletedProcess:
     env = {"PATH": "/usr/bin:/bin", "http_proxy": proxy} if proxy else {"PATH": "/usr/bin:/bin"}
-    return subprocess.run([sys.executable, "-m", "scrapy", *args], cwd=project, env=env, capture_output=True,
-                          text=True, timeout=300)
+    return subprocess.run(
+        [sys.executable, "-m", "scrapy", *args], cwd=project, env=env, capture_output=True, text=True, timeout=300
+    )
 
 
 def user_project(tmp_path: Path) -> Path:
     """A new Scrapy project with a spider of its own, focused enabled, a user agent of its own."""
-    subprocess.run([sys.executable, "-m", "scrapy", "startproject", "cookbook"], cwd=tmp_path, check=True,
-                   capture_output=True)
+    subprocess.run(
+        [sys.executable, "-m", "scrapy", "startproject", "cookbook"], cwd=tmp_path, check=True, capture_output=True
+    )
     project = tmp_path / "cookbook"
     with (project / "cookbook" / "settings.py").open("a") as settings:
         settings.write(f'\nADDONS = {{"focused.addon.Addon": 0}}\nUSER_AGENT = "{USER_AGENT}"\n')
@@ -51,8 +53,14 @@ def test_a_scrapy_project_enables_focused_with_one_setting(web, tmp_path):
     assert trained.returncode == 0, trained.stderr[-2000:]
     assert json.loads((project / "classifiers" / "sql.json").read_text())["model"] == "tfidf"
 
-    run = crawl(tmp_path, web.proxy, profile="profiles/sql.toml", strategy="focused", cwd=project,
-                settings={"CLOSESPIDER_PAGECOUNT": 60})
+    run = crawl(
+        tmp_path,
+        web.proxy,
+        profile="profiles/sql.toml",
+        strategy="focused",
+        cwd=project,
+        settings={"CLOSESPIDER_PAGECOUNT": 60},
+    )
     assert run.returncode == 0, run.log[-2000:]
     assert len(run.items) >= 40 and run.items[0]["strategy"] == "focused"
     assert "focused.scheduler.FocusedScheduler" in run.log  # the spider brought focused's settings
@@ -60,8 +68,11 @@ def test_a_scrapy_project_enables_focused_with_one_setting(web, tmp_path):
     assert fetched and {entry["ua"] for entry in web.entries()} == {USER_AGENT}  # and the project's still win
 
     labels = tmp_path / "labels.txt"
-    labels.write_text(subprocess.run([sys.executable, "-m", "focused.localweb", "labels"], capture_output=True,
-                                     text=True, check=True).stdout)
+    labels.write_text(
+        subprocess.run(
+            [sys.executable, "-m", "focused.localweb", "labels"], capture_output=True, text=True, check=True
+        ).stdout
+    )
     evaluated = scrapy(project, "evaluate", str(tmp_path / "crawl.jsonl"), "--labels", str(labels))
     assert evaluated.returncode == 0, evaluated.stderr[-2000:]
     assert json.loads(evaluated.stdout)["relevant_fetched"] > 10

@@ -49,7 +49,11 @@ def test_a_good_profile_loads(tmp_path):
     ("change", "key", "problem"),
     [
         (lambda t: t.replace('name = "sql"\n', ""), "name", "missing required key"),
-        (lambda t: t.replace('keywords = ["sql", "database"]', 'keywords = "sql"'), "keywords", "must be list, got str"),
+        (
+            lambda t: t.replace('keywords = ["sql", "database"]', 'keywords = "sql"'),
+            "keywords",
+            "must be list, got str",
+        ),
         (lambda t: t.replace("max_pages = 100", 'max_pages = "many"'), "crawl.max_pages", "must be int, got str"),
         (lambda t: t.replace("max_pages = 100", "max_pages = 0"), "crawl.max_pages", "must be positive"),
         (lambda t: 'colour = "blue"\n' + t, "colour", "unknown key"),
@@ -57,9 +61,17 @@ def test_a_good_profile_loads(tmp_path):
         (lambda t: t.replace("http://example.org/", "htp:/broken"), "seeds[0]", "not a fetchable http(s) URL"),
         (lambda t: t.replace("http://example.org/", "http://[oops/"), "seeds[0]", "not a fetchable http(s) URL"),
         (lambda t: t.replace('keywords = ["sql", "database"]', "keywords = []"), "keywords", "must not be empty"),
-        (lambda t: t.replace("relevance_threshold = 0.5", "relevance_threshold = 2"), "crawl.relevance_threshold", "within 0..1"),
+        (
+            lambda t: t.replace("relevance_threshold = 0.5", "relevance_threshold = 2"),
+            "crawl.relevance_threshold",
+            "within 0..1",
+        ),
         (lambda t: t.replace('name = "sql"', 'name = "a b"'), "name", "identifier"),
-        (lambda t: 'examples = 3\n' + t[: t.index("[examples]")] + t[t.index("[crawl]") :], "examples", "must be a table"),
+        (
+            lambda t: "examples = 3\n" + t[: t.index("[examples]")] + t[t.index("[crawl]") :],
+            "examples",
+            "must be a table",
+        ),
         (lambda t: t + "this is not toml", "(syntax)", "not valid TOML"),
     ],
 )
@@ -81,7 +93,10 @@ def test_scrapy_crawl_stops_before_starting_with_one_clear_line(tmp_path):
     path = write(tmp_path, GOOD.replace("http://example.org/", "ftp://example.org/"))
     done = subprocess.run(
         [sys.executable, "-m", "scrapy", "crawl", "focused", "-a", f"profile={path}"],
-        cwd=REPO, capture_output=True, text=True, timeout=60,
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=60,
     )
     assert done.returncode == 2
     assert f"focused: {path}: seeds[0]: not a fetchable http(s) URL (scheme/ftp)" in done.stderr

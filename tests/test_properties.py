@@ -12,7 +12,8 @@ from focused.extract import extract
 from focused.urls import VOLATILE_PARAMS, BadURL, canonical_url
 
 LABEL = st.text(alphabet="abcdefghijklmnopqrstuvwxyz0123456789-", min_size=1, max_size=12).filter(
-    lambda s: not s.startswith("-") and not s.endswith("-"))
+    lambda s: not s.startswith("-") and not s.endswith("-")
+)
 SEGMENT = st.text(alphabet=st.characters(codec="utf-8", exclude_characters="/?#"), max_size=10)
 PARAM = st.one_of(st.sampled_from(["utm_source", "fbclid", "sid", "id", "page", "q", "Ref"]), LABEL)
 
@@ -52,8 +53,13 @@ def test_any_text_is_canonical_or_refused_with_a_reason(text: str):
         assert exc.reason
 
 
-HREF = st.one_of(urls(), st.text(max_size=40), st.sampled_from(["#top", "mailto:x@y", "javascript:x()", "//cdn.example/a",
-                                                                   "../up", "?q=1", "data:,x", "http://[::1"]))
+HREF = st.one_of(
+    urls(),
+    st.text(max_size=40),
+    st.sampled_from(
+        ["#top", "mailto:x@y", "javascript:x()", "//cdn.example/a", "../up", "?q=1", "data:,x", "http://[::1"]
+    ),
+)
 
 
 @st.composite
@@ -63,7 +69,8 @@ def pages(draw) -> bytes:
         parts.append(f'<p>{draw(st.text(max_size=30))}<a href="{href}">{anchor}</a>')
     junk = draw(st.text(alphabet="<>/&;\"'= abc", max_size=40))
     return (f"<html><head><title>{draw(st.text(max_size=20))}</title></head><body>" + "".join(parts) + junk).encode(
-        "utf-8", "surrogatepass")
+        "utf-8", "surrogatepass"
+    )
 
 
 @given(pages())

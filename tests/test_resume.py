@@ -10,14 +10,22 @@ from tests.conftest import REPO
 
 # One request at a time, each page scored before the next is chosen, no adaptive delay, no
 # waiting: a deterministic best-first order.
-STEADY = {"CONCURRENT_REQUESTS": 1, "SCRAPER_SLOT_MAX_ACTIVE_SIZE": 1, "FOCUSED_LATENCY_FACTOR": 0, "FOCUSED_PATIENCE": 0}
+STEADY = {
+    "CONCURRENT_REQUESTS": 1,
+    "SCRAPER_SLOT_MAX_ACTIVE_SIZE": 1,
+    "FOCUSED_LATENCY_FACTOR": 0,
+    "FOCUSED_PATIENCE": 0,
+}
 
 
 def test_a_stopped_crawl_resumes_where_it_stopped(web, run_crawl, tmp_path: Path):
     profile = tmp_path / "steady.toml"  # slow.example's Crawl-delay would make the order depend on timing
     profile.write_text(
-        (REPO / "profiles" / "sql.toml").read_text().replace(
-            "allowed_domains = []", 'allowed_domains = ["portal.example", "sqlzone.example", "dbtalk.example", "kitchen.example"]'
+        (REPO / "profiles" / "sql.toml")
+        .read_text()
+        .replace(
+            "allowed_domains = []",
+            'allowed_domains = ["portal.example", "sqlzone.example", "dbtalk.example", "kitchen.example"]',
         )
     )
     run_crawl = functools.partial(run_crawl, profile=profile)

@@ -7,9 +7,11 @@ import pytest
 from focused.docsweb.hazards import BAIT
 from focused.spam import is_stuffed, word_diversity
 
-PROSE = ("A transaction groups statements so that they take effect together or not at all; the "
-         "database keeps other sessions from seeing its changes until it commits, and the isolation "
-         "level decides which anomalies a concurrent reader may observe while it runs. ") * 12
+PROSE = (
+    "A transaction groups statements so that they take effect together or not at all; the "
+    "database keeps other sessions from seeing its changes until it commits, and the isolation "
+    "level decides which anomalies a concurrent reader may observe while it runs. "
+) * 12
 
 
 def test_word_diversity_by_hand():

@@ -11,7 +11,9 @@ from focused.strategies import ParentPage
 from focused.strategies.bfs import BreadthFirst
 from focused.strategies.lexical import Lexical
 
-PROFILE = Profile("sql", "Relational databases: SQL queries and transactions.", ("sql", "query", "transaction"), ("http://a/",))
+PROFILE = Profile(
+    "sql", "Relational databases: SQL queries and transactions.", ("sql", "query", "transaction"), ("http://a/",)
+)
 SETTINGS = Settings()
 SETTINGS.setmodule(project_settings)
 LINKS = [

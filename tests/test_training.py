@@ -67,7 +67,10 @@ def test_train_from_files_and_urls_writes_artifact_card_and_metrics(web, tmp_pat
 def held_out() -> list[tuple[str, str]]:
     """An article about databases and one about cooking from the crawled web (not the training web)."""
     web = LocalWeb()
-    pages = [web.pages["http://dbtalk.example/section1/article3.html"], web.pages["http://kitchen.example/section2/article5.html"]]
+    pages = [
+        web.pages["http://dbtalk.example/section1/article3.html"],
+        web.pages["http://kitchen.example/section2/article5.html"],
+    ]
     return [(page.title, " ".join(page.paragraphs)) for page in pages]
 
 
@@ -80,9 +83,21 @@ def test_a_tampered_artifact_is_refused_before_unpickling(tmp_path, name):
     with pytest.raises(ClassifierError, match="does not match its card"):
         load_auditor(tmp_path / "models", load_classifier(tmp_path / "models", "sql"))
     done = subprocess.run(
-        [sys.executable, "-m", "scrapy", "crawl", "focused", "-a", f"profile={profile}",
-         "-s", f"FOCUSED_CLASSIFIERS_DIR={tmp_path / 'models'}"],
-        cwd=REPO, capture_output=True, text=True, timeout=60,
+        [
+            sys.executable,
+            "-m",
+            "scrapy",
+            "crawl",
+            "focused",
+            "-a",
+            f"profile={profile}",
+            "-s",
+            f"FOCUSED_CLASSIFIERS_DIR={tmp_path / 'models'}",
+        ],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=60,
     )
     assert done.returncode == 2
     assert "does not match its card" in done.stderr and "refusing to unpickle" in done.stderr
@@ -126,7 +141,11 @@ def test_unusable_examples_get_a_clear_error(web, tmp_path, positive, negative, 
 
 def test_examples_that_cannot_be_fetched_are_skipped_with_a_warning_and_listed(web, tmp_path):
     """A dead host, a 404 and a page robots.txt disallows: training goes on without them."""
-    dead = ["http://gone.example/", "http://sqlzone.example/no-such-page.html", "http://sqlzone.example/private/drafts.html"]
+    dead = [
+        "http://gone.example/",
+        "http://sqlzone.example/no-such-page.html",
+        "http://sqlzone.example/private/drafts.html",
+    ]
     done = train(profile_with(tmp_path, FOLDERS[0] + dead, FOLDERS[1]), tmp_path / "models", proxy=web.proxy)
     assert done.returncode == 0, done.stderr[-2000:]
     for url in dead:
@@ -149,9 +168,21 @@ def test_five_examples_and_the_profile_train_a_useful_model(tmp_path):
 def test_crawling_without_a_classifier_says_how_to_train_one(tmp_path):
     profile = profile_with(tmp_path, *FOLDERS)
     done = subprocess.run(
-        [sys.executable, "-m", "scrapy", "crawl", "focused", "-a", f"profile={profile}",
-         "-s", f"FOCUSED_CLASSIFIERS_DIR={tmp_path / 'none'}"],
-        cwd=REPO, capture_output=True, text=True, timeout=60,
+        [
+            sys.executable,
+            "-m",
+            "scrapy",
+            "crawl",
+            "focused",
+            "-a",
+            f"profile={profile}",
+            "-s",
+            f"FOCUSED_CLASSIFIERS_DIR={tmp_path / 'none'}",
+        ],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=60,
     )
     assert done.returncode == 2
     assert f"scrapy train {profile}" in done.stderr and "-a strategy=lexical" in done.stderr

@@ -15,7 +15,9 @@ def crawl(trust: SiteTrust, pages: list[tuple[str, list[str]]]) -> SiteTrust:
 
 
 def test_trust_passes_on_by_the_share_of_links_and_a_cycle_cannot_inflate_it():
-    pages = [("docs", ["docs", "docs"])] * 40 + [("docs", ["docs", "friend"])] * 20 + [("docs", ["docs"] * 9 + ["farm"])]
+    pages = (
+        [("docs", ["docs", "docs"])] * 40 + [("docs", ["docs", "friend"])] * 20 + [("docs", ["docs"] * 9 + ["farm"])]
+    )
     pages += [("friend", ["friend"])] * 10 + [("farm", ["farm", "farm2"]), ("farm2", ["farm", "farm2"])] * 30
     trust = crawl(SiteTrust({"docs"}, floor=0.05), pages).trust
     assert trust["docs"] == 1.0

@@ -14,14 +14,26 @@ from tests.conftest import start_web
 # The crawl ends by itself (seeds and their links): a CLOSESPIDER_PAGECOUNT cut would race the last
 # response, which Scrapy may or may not hand to the spider before it closes. No audit: an audited page's
 # item waits for the auditor's thread, and the next page's item may be written before it.
-STEADY = {"CONCURRENT_REQUESTS": 1, "FOCUSED_LATENCY_FACTOR": 0, "FOCUSED_PATIENCE": 0, "DEPTH_LIMIT": 1,
-          "FOCUSED_AUDIT_SHARE": 0}
+STEADY = {
+    "CONCURRENT_REQUESTS": 1,
+    "FOCUSED_LATENCY_FACTOR": 0,
+    "FOCUSED_PATIENCE": 0,
+    "DEPTH_LIMIT": 1,
+    "FOCUSED_AUDIT_SHARE": 0,
+}
 
 
 def records(path: Path) -> list:
     with path.open("rb") as f:
-        return [(r.rec_type, r.rec_headers.get_header("WARC-Target-URI"), r.http_headers.get_statuscode()
-                 if r.rec_type == "response" else None, r.content_stream().read()) for r in ArchiveIterator(f)]
+        return [
+            (
+                r.rec_type,
+                r.rec_headers.get_header("WARC-Target-URI"),
+                r.http_headers.get_statuscode() if r.rec_type == "response" else None,
+                r.content_stream().read(),
+            )
+            for r in ArchiveIterator(f)
+        ]
 
 
 def test_every_response_is_archived_and_the_archive_replays_the_crawl(web, run_crawl, tmp_path: Path):

@@ -49,8 +49,10 @@ def test_pages_are_scored_in_batches_off_the_loop_and_fail_alone():
     worker = ModelWorker(classify, strategy, 0.5, SimpleNamespace(stats=stats))
 
     async def crawl():
-        jobs = [PageJob(f"http://h/{name}", 1, name, text, [Link("http://h/x", "", "")])
-                for name, text in (("a", "sql"), ("bad", "sql"), ("c", "bread"), ("d", "sql"))]
+        jobs = [
+            PageJob(f"http://h/{name}", 1, name, text, [Link("http://h/x", "", "")])
+            for name, text in (("a", "sql"), ("bad", "sql"), ("c", "bread"), ("d", "sql"))
+        ]
         return await asyncio.gather(*(worker.page(job) for job in jobs), return_exceptions=True)
 
     a, bad, c, d = asyncio.run(crawl())
@@ -122,7 +124,9 @@ def test_an_implausible_page_shrinks_to_the_crawls_own_harvest_not_the_training_
     worker = ModelWorker(lambda pages: np.full(len(pages), 0.9), Recording(), 0.5, SimpleNamespace(stats=Stats()), 0.5)
     kinds = [(0.9, 1.0), (0.1, 1.0), (0.1, 1.0), (0.9, 0.0), (0.9, 0.0), (0.9, 0.0)]  # (probability, plausibility)
     worker.classify = lambda pages: np.array([kinds[int(text)][0] for _, text in pages])
-    jobs = [PageJob(f"http://h/{i}", 1, "", str(i), [], plausibility=plausible) for i, (_, plausible) in enumerate(kinds)]
+    jobs = [
+        PageJob(f"http://h/{i}", 1, "", str(i), [], plausibility=plausible) for i, (_, plausible) in enumerate(kinds)
+    ]
     results = run(worker, *jobs)
     assert [r.relevant for r in results] == [True, False, False, False, False, False]
     assert results[3].relevance == pytest.approx((1 + 0.5) / 4)  # 1 of 3 so far, the prior as one page
@@ -133,9 +137,12 @@ def test_the_original_of_an_earlier_copy_takes_its_credit():
     strategy = Trusting()
     worker = ModelWorker(lambda pages: np.full(len(pages), 0.9), strategy, 0.5, SimpleNamespace(stats=Stats()))
     copied = Reading(0.0, "http://mirror/a", 1.0)
-    copy, original, again = run(worker, PageJob("http://mirror/a", 1, "", "", []),
-                                PageJob("http://docs/a", 1, "", "", [], duplicate=True, reading=copied),
-                                PageJob("http://mirror/b", 1, "", "", [], duplicate=True, reading=copied))
+    copy, original, again = run(
+        worker,
+        PageJob("http://mirror/a", 1, "", "", []),
+        PageJob("http://docs/a", 1, "", "", [], duplicate=True, reading=copied),
+        PageJob("http://mirror/b", 1, "", "", [], duplicate=True, reading=copied),
+    )
     assert strategy.disowned == ["http://mirror/a"] and original.disowned and not again.disowned
     _, original, again = strategy.parents  # what the strategy learns from: the original is no near-duplicate
     assert original.relevant and original.relevance == pytest.approx(0.9) and original.credibility == 1.0

@@ -42,10 +42,17 @@ class Command(ScrapyCommand):
         parser.add_argument("--total", type=int, help="pages in the whole web (for the random crawler)")
         parser.add_argument("--graph", help="the web's links, `source<TAB>target` lines (for --importance)")
         parser.add_argument("--importance", default="", help="P_ST for link importance: backlink,pagerank")
-        parser.add_argument("--hot-fraction", type=float, default=0.1,
-                            help="for --importance: the share of pages, most important first, that are hot")
-        parser.add_argument("--allow-no-match", action="store_true",
-                            help="accept a crawl none of whose pages is labeled (else an error)")
+        parser.add_argument(
+            "--hot-fraction",
+            type=float,
+            default=0.1,
+            help="for --importance: the share of pages, most important first, that are hot",
+        )
+        parser.add_argument(
+            "--allow-no-match",
+            action="store_true",
+            help="accept a crawl none of whose pages is labeled (else an error)",
+        )
 
     def run(self, args: list[str], opts: argparse.Namespace) -> None:
         if not args:
@@ -76,19 +83,28 @@ class Command(ScrapyCommand):
         graph = load_graph(Path(opts.graph)) if opts.graph else None
         total = opts.total or (len(graph) if graph else None)
         importances = {kind: importance(graph, kind) for kind in kinds} if graph else {}
-        thresholds = {kind: float(np.quantile(list(v.values()), 1 - opts.hot_fraction)) for kind, v in importances.items()}
+        thresholds = {
+            kind: float(np.quantile(list(v.values()), 1 - opts.hot_fraction)) for kind, v in importances.items()
+        }
         reports = [self._report(crawl, labels, total, budgets, importances, thresholds) for crawl in crawls]
         if opts.out:
             from focused.plots import plot_curves
 
             names = self._names(crawls)
-            plot_curves([(n, [p.url for p in c.pages]) for n, c in zip(names, crawls)], labels.relevant,
-                        Path(opts.out), total)
+            plot_curves(
+                [(n, [p.url for p in c.pages]) for n, c in zip(names, crawls)], labels.relevant, Path(opts.out), total
+            )
         return reports
 
     @staticmethod
-    def _report(crawl: Crawl, labels: Labels, total: int | None, budgets: list[int],
-                importances: dict[str, dict[str, float]], thresholds: dict[str, float]) -> dict:
+    def _report(
+        crawl: Crawl,
+        labels: Labels,
+        total: int | None,
+        budgets: list[int],
+        importances: dict[str, dict[str, float]],
+        thresholds: dict[str, float],
+    ) -> dict:
         report: dict[str, Any] = {"crawl": str(crawl.path), "strategy": crawl.strategy}
         report |= summarize(crawl.pages, labels.relevant, total, budgets)
         if crawl.seconds:

@@ -26,8 +26,12 @@ class Command(ScrapyCommand):
 
     def add_options(self, parser: argparse.ArgumentParser) -> None:
         super().add_options(parser)
-        parser.add_argument("--model", choices=["auto", "tfidf", "embedding"], default="auto",
-                            help="auto keeps the better cross-validated model, the faster on a tie")
+        parser.add_argument(
+            "--model",
+            choices=["auto", "tfidf", "embedding"],
+            default="auto",
+            help="auto keeps the better cross-validated model, the faster on a tie",
+        )
         parser.add_argument("--output", default="classifiers", help="folder for <name>.joblib and <name>.json")
 
     def run(self, args: list[str], opts: argparse.Namespace) -> None:
@@ -35,7 +39,14 @@ class Command(ScrapyCommand):
             raise UsageError("give one profile: scrapy train profiles/NAME.toml")
         from focused.profile import ProfileError, load_profile
         from focused.training import (
-            TrainingError, example_from, local_examples, profile_example, save, split_sources, train)
+            TrainingError,
+            example_from,
+            local_examples,
+            profile_example,
+            save,
+            split_sources,
+            train,
+        )
 
         try:
             profile = load_profile(args[0])
@@ -83,13 +94,19 @@ class Command(ScrapyCommand):
     @staticmethod
     def _report(name: str, trained: Trained, count: int, card: Path) -> None:
         print(f"\nProfile {name}: {count} examples, stratified cross-validation")
-        print(f"{'model':<10} {'precision':>9} {'recall':>7} {'F1':>6} {'ROC AUC':>8} {'calib.':>7} {'texts/s':>8}"
-              f" {'value':>6}")
+        print(
+            f"{'model':<10} {'precision':>9} {'recall':>7} {'F1':>6} {'ROC AUC':>8} {'calib.':>7} {'texts/s':>8}"
+            f" {'value':>6}"
+        )
         for model, m in trained.metrics.items():
             role = ["kept"] * (model == trained.kind) + ["audits the harvest"] * (model == trained.auditor)
             mark = f"  <- {', '.join(role)}" if role else ""
-            print(f"{model:<10} {m['precision']:9.3f} {m['recall']:7.3f} {m['f1']:6.3f} {m['roc_auc']:8.3f} "
-                  f"{m['calibration_error']:7.3f} {m['texts_per_second']:8.0f} {m['crawl_value']:6.1f}{mark}")
-        print("calib.: expected calibration error on held-out examples; value: (ROC AUC - 0.5) x pages/s a crawl "
-              "can classify with the model")
+            print(
+                f"{model:<10} {m['precision']:9.3f} {m['recall']:7.3f} {m['f1']:6.3f} {m['roc_auc']:8.3f} "
+                f"{m['calibration_error']:7.3f} {m['texts_per_second']:8.0f} {m['crawl_value']:6.1f}{mark}"
+            )
+        print(
+            "calib.: expected calibration error on held-out examples; value: (ROC AUC - 0.5) x pages/s a crawl "
+            "can classify with the model"
+        )
         print(f"Wrote {card.with_suffix('.joblib')} and its card {card}")

@@ -35,14 +35,21 @@ ENTRY_PAGES = (
     "http://git-scm.com/docs/user-manual.html",
     "http://docs.python.org/3/library/index.html",
 )
-TITLES = ("{n} {a} tips every developer should know", "Why {a} matters more than you think",
-          "{a} vs {b}: what nobody tells you", "A beginner's guide to {a} and {b}", "How I fixed {a} in {n} minutes")
-ADVICE = ("Many developers overlook {a} when they start with {b}.",
-          "This is one of the most important things to know about {a}.",
-          "Getting {a} right early saves hours of debugging later.",
-          "If you only remember one thing about {b}, make it this.",
-          "Experienced engineers treat {a} and {b} as two sides of one problem.",
-          "Bookmark this page for your next {a} project.")
+TITLES = (
+    "{n} {a} tips every developer should know",
+    "Why {a} matters more than you think",
+    "{a} vs {b}: what nobody tells you",
+    "A beginner's guide to {a} and {b}",
+    "How I fixed {a} in {n} minutes",
+)
+ADVICE = (
+    "Many developers overlook {a} when they start with {b}.",
+    "This is one of the most important things to know about {a}.",
+    "Getting {a} right early saves hours of debugging later.",
+    "If you only remember one thing about {b}, make it this.",
+    "Experienced engineers treat {a} and {b} as two sides of one problem.",
+    "Bookmark this page for your next {a} project.",
+)
 SORTS = ("votes", "newest", "active")
 
 
@@ -57,8 +64,10 @@ def entry_links(url: str) -> bytes:
     n = rng.randrange(len(TOPICS))
     words = topic_of(n)[1]
     blog = n + len(TOPICS) * rng.randrange(RING_BLOGS // len(TOPICS))
-    links = [(f"http://blog{blog}.{RING}/post/0", f"Our favourite {words[0]} blog"),
-             (f"http://{QA}/questions/tagged/{words[0]}", f"Questions tagged {words[0]}")]
+    links = [
+        (f"http://blog{blog}.{RING}/post/0", f"Our favourite {words[0]} blog"),
+        (f"http://{QA}/questions/tagged/{words[0]}", f"Questions tagged {words[0]}"),
+    ]
     return f'<p class="friends">Friends of the project: {links_html(links)}</p>'.encode()
 
 
@@ -87,11 +96,15 @@ class Aggregators:
             return template.format(n=rng.randint(5, 15), a=rng.choice(words), b=rng.choice(words))
 
         title = fill(rng.choice(TITLES)).capitalize()
-        paragraphs = [" ".join([real, fill(rng.choice(ADVICE)), fill(rng.choice(ADVICE))])
-                      for real in self.text.sample(blog, rng, 6)]
+        paragraphs = [
+            " ".join([real, fill(rng.choice(ADVICE)), fill(rng.choice(ADVICE))])
+            for real in self.text.sample(blog, rng, 6)
+        ]
         others = [blog + len(TOPICS) * rng.randint(1, 200) for _ in range(6)]
-        links = [(f"http://blog{other % RING_BLOGS}.{RING}/post/{rng.randrange(40)}", fill("{a} {b} tips"))
-                 for other in others]
+        links = [
+            (f"http://blog{other % RING_BLOGS}.{RING}/post/{rng.randrange(40)}", fill("{a} {b} tips"))
+            for other in others
+        ]
         links += [(f"/post/{post + 1}", "Next post"), (f"/post/{max(post - 1, 0)}", "Previous post")]
         return Reply(200, page_html(title, paragraphs, links))
 
@@ -99,8 +112,14 @@ class Aggregators:
     def _qa(self, target: str) -> Reply:
         parts = urlsplit(target)
         if parts.path == "/":
-            return Reply(200, page_html("Developer answers", ["Browse questions by tag."],
-                                        [(f"/questions/tagged/{tag}", tag) for tag in self.tags]))
+            return Reply(
+                200,
+                page_html(
+                    "Developer answers",
+                    ["Browse questions by tag."],
+                    [(f"/questions/tagged/{tag}", tag) for tag in self.tags],
+                ),
+            )
         tagged = re.fullmatch(r"/questions/tagged/([\w-]+)", parts.path)
         if tagged and tagged[1] in self.tags:
             query = parse_qs(parts.query)
@@ -125,8 +144,10 @@ class Aggregators:
         rng = random.Random(f"qa/{i}")
         question, *answers = self.text.sample(i, rng, 7)
         paragraphs = [question, f"Asked by user{rng.randrange(99999)}, {rng.randint(2, 90)} votes."]
-        paragraphs += [f"{answers[k]} {answers[k + 1]} Answered by user{rng.randrange(99999)}."
-                       for k in range(0, len(answers) - 1, 2)]
+        paragraphs += [
+            f"{answers[k]} {answers[k + 1]} Answered by user{rng.randrange(99999)}."
+            for k in range(0, len(answers) - 1, 2)
+        ]
         related = [i + len(TOPICS) * rng.randint(1, 5000) for _ in range(8)]
         links = [(self._url(r), self._title(r)) for r in related]
         links += [(f"/questions/tagged/{word}", word) for word in topic_of(i)[1][:3]]

@@ -28,8 +28,11 @@ from focused.docsweb.farms import NOT_FOUND, FarmText, links_html, page_html, to
 from focused.docsweb.topics import TOPICS
 from focused.localweb.web import Reply
 
-BLOGS = tuple(f"{a}-{b}.example" for a in ("code", "stack", "byte", "query", "pixel") for b in
-              ("notes", "daily", "corner", "journal", "insider", "digest", "lab", "weekly"))
+BLOGS = tuple(
+    f"{a}-{b}.example"
+    for a in ("code", "stack", "byte", "query", "pixel")
+    for b in ("notes", "daily", "corner", "journal", "insider", "digest", "lab", "weekly")
+)
 EXPIRED = "devcommunity.example"
 DOMAINS = (*BLOGS, EXPIRED)
 ARTICLES = 500  # per blog
@@ -42,32 +45,109 @@ ENTRY_PAGES = (  # inner pages whose footer links into the network
     "http://scikit-learn.org/stable/user_guide.html",
     "http://docs.dask.org/en/stable/best-practices.html",
 )
-OUTBOUND = ("http://docs.python.org/3/index.html", "http://www.postgresql.org/docs/15/index.html",
-            "http://docs.djangoproject.com/en/3.2/index.html", "http://pandas.pydata.org/docs/index.html")
+OUTBOUND = (
+    "http://docs.python.org/3/index.html",
+    "http://www.postgresql.org/docs/15/index.html",
+    "http://docs.djangoproject.com/en/3.2/index.html",
+    "http://pandas.pydata.org/docs/index.html",
+)
 SYNONYMS = {
-    "use": "utilize", "uses": "utilizes", "used": "utilized", "using": "utilizing", "shows": "demonstrates",
-    "show": "demonstrate", "example": "illustration", "examples": "illustrations", "file": "document",
-    "files": "documents", "function": "routine", "functions": "routines", "returns": "gives back",
-    "return": "give back", "value": "amount", "values": "amounts", "method": "approach", "methods": "approaches",
-    "create": "generate", "creates": "generates", "created": "generated", "default": "standard",
-    "option": "choice", "options": "choices", "set": "configure", "need": "require", "needs": "requires",
-    "must": "has to", "can": "is able to", "also": "additionally", "however": "nevertheless", "if": "in case",
-    "when": "whenever", "following": "subsequent", "called": "referred to as", "allows": "permits",
-    "allow": "permit", "provides": "offers", "provide": "offer", "specify": "indicate", "specified": "indicated",
-    "object": "entity", "objects": "entities", "data": "information", "new": "fresh", "change": "alter",
-    "changes": "alterations", "first": "initial", "each": "every", "many": "numerous", "large": "big",
-    "small": "tiny", "make": "produce", "makes": "produces", "get": "obtain", "gets": "obtains",
-    "see": "consult", "section": "part", "page": "webpage", "user": "individual", "users": "individuals",
-    "run": "execute", "runs": "executes", "support": "assistance", "supports": "assists", "type": "kind",
-    "types": "kinds", "number": "quantity", "error": "mistake", "errors": "mistakes", "simple": "easy",
-    "possible": "feasible", "important": "crucial", "different": "distinct", "way": "manner", "ways": "manners",
-    "only": "solely", "because": "since", "but": "yet", "after": "following", "before": "prior to",
-    "start": "begin", "end": "finish", "so": "therefore", "often": "frequently", "usually": "typically",
+    "use": "utilize",
+    "uses": "utilizes",
+    "used": "utilized",
+    "using": "utilizing",
+    "shows": "demonstrates",
+    "show": "demonstrate",
+    "example": "illustration",
+    "examples": "illustrations",
+    "file": "document",
+    "files": "documents",
+    "function": "routine",
+    "functions": "routines",
+    "returns": "gives back",
+    "return": "give back",
+    "value": "amount",
+    "values": "amounts",
+    "method": "approach",
+    "methods": "approaches",
+    "create": "generate",
+    "creates": "generates",
+    "created": "generated",
+    "default": "standard",
+    "option": "choice",
+    "options": "choices",
+    "set": "configure",
+    "need": "require",
+    "needs": "requires",
+    "must": "has to",
+    "can": "is able to",
+    "also": "additionally",
+    "however": "nevertheless",
+    "if": "in case",
+    "when": "whenever",
+    "following": "subsequent",
+    "called": "referred to as",
+    "allows": "permits",
+    "allow": "permit",
+    "provides": "offers",
+    "provide": "offer",
+    "specify": "indicate",
+    "specified": "indicated",
+    "object": "entity",
+    "objects": "entities",
+    "data": "information",
+    "new": "fresh",
+    "change": "alter",
+    "changes": "alterations",
+    "first": "initial",
+    "each": "every",
+    "many": "numerous",
+    "large": "big",
+    "small": "tiny",
+    "make": "produce",
+    "makes": "produces",
+    "get": "obtain",
+    "gets": "obtains",
+    "see": "consult",
+    "section": "part",
+    "page": "webpage",
+    "user": "individual",
+    "users": "individuals",
+    "run": "execute",
+    "runs": "executes",
+    "support": "assistance",
+    "supports": "assists",
+    "type": "kind",
+    "types": "kinds",
+    "number": "quantity",
+    "error": "mistake",
+    "errors": "mistakes",
+    "simple": "easy",
+    "possible": "feasible",
+    "important": "crucial",
+    "different": "distinct",
+    "way": "manner",
+    "ways": "manners",
+    "only": "solely",
+    "because": "since",
+    "but": "yet",
+    "after": "following",
+    "before": "prior to",
+    "start": "begin",
+    "end": "finish",
+    "so": "therefore",
+    "often": "frequently",
+    "usually": "typically",
 }
 WORD = re.compile(r"[A-Za-z]+")
-AD_COPY = ("Find the best {a} resources in one place.", "Compare top {a} and {b} tools for 2026.",
-           "Learn {a} fast: free {b} courses online.", "{a} experts near you. Get a quote today.",
-           "Top 10 {a} tutorials, reviewed.", "Everything about {a} and {b}, updated daily.")
+AD_COPY = (
+    "Find the best {a} resources in one place.",
+    "Compare top {a} and {b} tools for 2026.",
+    "Learn {a} fast: free {b} courses online.",
+    "{a} experts near you. Get a quote today.",
+    "Top 10 {a} tutorials, reviewed.",
+    "Everything about {a} and {b}, updated daily.",
+)
 
 
 def serves(host: str) -> bool:
@@ -98,12 +178,14 @@ def article_url(n: int) -> str:
 
 def spin(sentence: str, rng: random.Random) -> str:
     """A synonym spinner's rewrite: most words it knows replaced, the rest (the topic's terms) kept."""
+
     def replace(m: re.Match[str]) -> str:
         word = m[0]
         other = SYNONYMS.get(word.lower())
         if other is None or rng.random() < 0.2:
             return word
         return other.capitalize() if word[0].isupper() else other
+
     return WORD.sub(replace, sentence)
 
 
@@ -129,11 +211,13 @@ class BoughtDomains:
         rng = random.Random(f"network/{n}")
         words = topic_of(n)[1]
         sentences = [spin(s, rng) for s in self.text.sample(n, rng, 10)]
-        paragraphs = [" ".join(sentences[k:k + 2]) for k in range(0, len(sentences), 2)]
+        paragraphs = [" ".join(sentences[k : k + 2]) for k in range(0, len(sentences), 2)]
         title = f"{' '.join(rng.sample(words, min(2, len(words)))).title()}: what I learned"
         others = [n + len(TOPICS) * rng.randint(1, 2000) for _ in range(4)]
-        links = [(article_url(other % (len(BLOGS) * ARTICLES)), f"more on {rng.choice(words)} {rng.choice(words)}")
-                 for other in others]
+        links = [
+            (article_url(other % (len(BLOGS) * ARTICLES)), f"more on {rng.choice(words)} {rng.choice(words)}")
+            for other in others
+        ]
         links.append((rng.choice(OUTBOUND), "official documentation"))
         return Reply(200, page_html(title, paragraphs, links))
 
@@ -150,8 +234,11 @@ class BoughtDomains:
         def fill(template: str) -> str:
             return template.format(a=rng.choice(words), b=rng.choice(words))
 
-        paragraphs = ["This domain may be for sale.", *(fill(rng.choice(AD_COPY)) for _ in range(6)),
-                      *self.text.sample(n, rng, 2)]
+        paragraphs = [
+            "This domain may be for sale.",
+            *(fill(rng.choice(AD_COPY)) for _ in range(6)),
+            *self.text.sample(n, rng, 2),
+        ]
         related = [n + len(TOPICS) * rng.randint(1, 3000) for _ in range(12)]
         links = [(f"/related/{r}-" + "-".join(topic_of(r)[1][:2]), " ".join(topic_of(r)[1][:2])) for r in related]
         links += [(article_url(rng.randrange(len(BLOGS) * ARTICLES)), fill("{a} {b} guide")) for _ in range(2)]

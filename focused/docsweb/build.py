@@ -46,7 +46,9 @@ def check_sources(sites: tuple[Site, ...]) -> None:
     missing = [site for site in sites if not site.source.is_dir()]
     if missing:
         packages = " ".join(site.package for site in missing)
-        raise BuildError(f"documentation not installed: {packages} (make benchweb installs them, or: apt-get install -y --no-install-recommends {packages})")
+        raise BuildError(
+            f"documentation not installed: {packages} (make benchweb installs them, or: apt-get install -y --no-install-recommends {packages})"
+        )
 
 
 def _page(job: tuple[Site, Path, Path, PublicLinks]) -> dict[str, Any]:
@@ -55,7 +57,7 @@ def _page(job: tuple[Site, Path, Path, PublicLinks]) -> dict[str, Any]:
     relative = file.relative_to(site.source).as_posix()
     url = canonical_url(site.url(relative))
     body = public_links(file.read_bytes())
-    footer = (hazards.community_links() if url in hazards.ENTRY_PAGES else b"")
+    footer = hazards.community_links() if url in hazards.ENTRY_PAGES else b""
     footer += farms.entry_links(url) if url in hazards.FARM_ENTRY_PAGES else b""
     footer += aggregators.entry_links(url) if url in aggregators.ENTRY_PAGES else b""
     footer += bought.entry_links(url) + parasites.entry_links(url)

@@ -31,7 +31,12 @@ from focused.docsweb.topics import TOPICS
 from focused.localweb.web import Reply
 
 STUFFED, SPUN, DOORWAY, COPIES, BABBLE = (
-    "devguides.example", "learn-hub.example", "top-answers.example", "docs-archive.example", "knowledge-base.example")
+    "devguides.example",
+    "learn-hub.example",
+    "top-answers.example",
+    "docs-archive.example",
+    "knowledge-base.example",
+)
 HOSTS = (STUFFED, SPUN, DOORWAY, COPIES, BABBLE)
 NOT_FOUND = Reply(404, b"<html><body>Not found</body></html>")
 SENTENCE = re.compile(r"(?<=[.!?])\s+")
@@ -55,7 +60,6 @@ class FarmText:
 
     def save(self, root: Path) -> None:
         (root / FILE).write_text(json.dumps(self.__dict__, ensure_ascii=False), encoding="utf-8")
-
 
 
 def farm_text(pages: list[dict], labels: dict[str, list[str]]) -> FarmText:
@@ -89,8 +93,11 @@ def farm_links(n: int, rng: random.Random, count: int = 6) -> list[tuple[str, st
 def entry_links(url: str) -> bytes:
     """The footer line of an entry page: a few sponsored links into the farms and to a copy of itself."""
     rng = random.Random(url)
-    links = [*farm_links(rng.randrange(len(TOPICS)), rng, 4), (url.replace("http://", f"http://{COPIES}/", 1),
-             "Documentation archive"), (f"http://{DOORWAY}/go/{rng.randrange(100)}", "Top answers")]
+    links = [
+        *farm_links(rng.randrange(len(TOPICS)), rng, 4),
+        (url.replace("http://", f"http://{COPIES}/", 1), "Documentation archive"),
+        (f"http://{DOORWAY}/go/{rng.randrange(100)}", "Top answers"),
+    ]
     return f'<p class="sponsored">Sponsored: {links_html(links)}</p>'.encode()
 
 
@@ -100,9 +107,11 @@ def links_html(links: list[tuple[str, str]]) -> str:
 
 def page_html(title: str, paragraphs: list[str], links: list[tuple[str, str]], head: str = "") -> bytes:
     body = "".join(f"<p>{html.escape(p)}</p>" for p in paragraphs)
-    return (f'<!doctype html><html><head><meta charset="utf-8"><title>{html.escape(title)}</title>{head}</head>'
-            f"<body><main><h1>{html.escape(title)}</h1>{body}<p>Related: {links_html(links)}</p></main>"
-            "</body></html>").encode()
+    return (
+        f'<!doctype html><html><head><meta charset="utf-8"><title>{html.escape(title)}</title>{head}</head>'
+        f"<body><main><h1>{html.escape(title)}</h1>{body}<p>Related: {links_html(links)}</p></main>"
+        "</body></html>"
+    ).encode()
 
 
 class Farms:
@@ -112,8 +121,9 @@ class Farms:
         self.text = text
         self.copy = copy
         self.trigrams = {topic: self._trigrams(sentences) for topic, sentences in text.sentences.items()}
-        self.vocabulary = sorted({w for s in sum(text.sentences.values(), [])[:20000] for w in s.split()
-                                  if w.isalpha() and len(w) > 2})
+        self.vocabulary = sorted(
+            {w for s in sum(text.sentences.values(), [])[:20000] for w in s.split() if w.isalpha() and len(w) > 2}
+        )
 
     def respond(self, host: str, target: str) -> Reply:
         if host == COPIES:
@@ -129,8 +139,10 @@ class Farms:
         words = topic_of(n)[1]
 
         def sentence() -> str:
-            picked = [rng.choice(words) if rng.random() < 0.3 else rng.choice(self.vocabulary)
-                      for _ in range(rng.randint(10, 22))]
+            picked = [
+                rng.choice(words) if rng.random() < 0.3 else rng.choice(self.vocabulary)
+                for _ in range(rng.randint(10, 22))
+            ]
             return " ".join(picked).capitalize() + "."
 
         title = f"The complete {' '.join(rng.sample(words, min(3, len(words))))} guide ({n})"

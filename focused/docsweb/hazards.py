@@ -33,8 +33,9 @@ FARM_ENTRY_PAGES = ENTRY_PAGES + (
     "http://www.postgresql.org/docs/15/index.html",
     "http://cmake.org/cmake/help/v3.25/index.html",
 )
-BAIT = ("transaction commit rollback isolation lock database SQL HTTP request response header cookie "
-        "cache proxy status").split()
+BAIT = (
+    "transaction commit rollback isolation lock database SQL HTTP request response header cookie cache proxy status"
+).split()
 
 
 def community_links() -> bytes:
@@ -67,8 +68,10 @@ def _calendar(host: str, target: str) -> Reply:
     prv = (year - (month == 1), (month - 2) % 12 + 1)
     page = Page(f"http://{host}{target}", f"HTTP and database events, {year}-{month:02d}", "calendar")
     page.paragraphs = [f"Meetups on SQL transactions, HTTP caching and web servers in {year}-{month:02d}."]
-    page.links = [(f"/events/{nxt[0]}/{nxt[1]}", "next month", "HTTP and SQL events"),
-                  (f"/events/{prv[0]}/{prv[1]}", "previous month", "database meetups")]
+    page.links = [
+        (f"/events/{nxt[0]}/{nxt[1]}", "next month", "HTTP and SQL events"),
+        (f"/events/{prv[0]}/{prv[1]}", "previous month", "database meetups"),
+    ]
     return Reply(200, render(page).encode())
 
 
@@ -77,10 +80,12 @@ def _spam(host: str, target: str) -> Reply:
     if not m:
         return Reply(404, b"<html><body>Not found</body></html>")
     n = int(m[1])
-    page = Page(f"http://{host}{target}", f"Best {' '.join(BAIT[n % 5:n % 5 + 4])} guide {n}", "spam")
+    page = Page(f"http://{host}{target}", f"Best {' '.join(BAIT[n % 5 : n % 5 + 4])} guide {n}", "spam")
     page.paragraphs = [" ".join(BAIT[(i * 7 + n) % len(BAIT)] for i in range(120)), "Buy now! Best prices!"]
-    page.links = [(f"/guide/{n + step}", f"{BAIT[(n + step) % len(BAIT)]} {BAIT[(n + 3) % len(BAIT)]} guide", "")
-                  for step in (1, 2, 3)]
+    page.links = [
+        (f"/guide/{n + step}", f"{BAIT[(n + step) % len(BAIT)]} {BAIT[(n + 3) % len(BAIT)]} guide", "")
+        for step in (1, 2, 3)
+    ]
     return Reply(200, render(page).encode())
 
 

@@ -48,9 +48,12 @@ SEO = (
 )
 HEADINGS = ("What is {a}?", "Why {a} matters", "{A} best practices", "{A} vs {b}", "Final thoughts on {a}")
 SHOP = (
-    "Book cheap flights to {city} from only {price} euros.", "Free cancellation on most hotels in {city}.",
-    "Compare prices from hundreds of airlines and travel agents.", "Last minute deals to {city} this weekend.",
-    "Save up to {k}0% on package holidays when you book today.", "Our customers rate their trip to {city} 4.{k} of 5.",
+    "Book cheap flights to {city} from only {price} euros.",
+    "Free cancellation on most hotels in {city}.",
+    "Compare prices from hundreds of airlines and travel agents.",
+    "Last minute deals to {city} this weekend.",
+    "Save up to {k}0% on package holidays when you book today.",
+    "Our customers rate their trip to {city} 4.{k} of 5.",
 )
 CITIES = ("Lisbon", "Rome", "Paris", "Prague", "Vienna", "Madrid", "Athens", "Dublin", "Oslo", "Berlin")
 
@@ -76,8 +79,10 @@ def seo_article(words: tuple[str, ...], rng: random.Random) -> list[str]:
 
 def shop_text(rng: random.Random, count: int = 5) -> list[str]:
     """What a person sees on the cloaked shop."""
-    return [t.format(city=rng.choice(CITIES), price=rng.randint(19, 199), k=rng.randint(1, 9))
-            for t in rng.sample(SHOP, count)]
+    return [
+        t.format(city=rng.choice(CITIES), price=rng.randint(19, 199), k=rng.randint(1, 9))
+        for t in rng.sample(SHOP, count)
+    ]
 
 
 def parasite_url(n: int) -> str:
@@ -110,9 +115,11 @@ def entry_links(url: str) -> bytes:
     if zlib.crc32(("comment " + url).encode()) % COMMENT_SHARE == 0:
         rng = random.Random("comment " + url)
         n = rng.randrange(10_000)
-        footer += (f'<div class="comments"><p><b>alex_w</b>: Great write-up, thanks! I collected more '
-                   f'{html.escape(phrases(n)[0])} tips here: {links_html([(cloaked_url(n), phrases(n)[0] + " tips")])}'
-                   "</p></div>")
+        footer += (
+            f'<div class="comments"><p><b>alex_w</b>: Great write-up, thanks! I collected more '
+            f"{html.escape(phrases(n)[0])} tips here: {links_html([(cloaked_url(n), phrases(n)[0] + ' tips')])}"
+            "</p></div>"
+        )
     return footer.encode()
 
 
@@ -123,8 +130,9 @@ class Parasites:
         self.text = text
 
     def respond(self, host: str, target: str) -> Reply:
-        m = re.fullmatch(r"/deals/(\d+)\.html" if host == CLOAKED else re.escape(PARASITE_PATH) + r"[\w-]+-(\d+)\.html",
-                         target)
+        m = re.fullmatch(
+            r"/deals/(\d+)\.html" if host == CLOAKED else re.escape(PARASITE_PATH) + r"[\w-]+-(\d+)\.html", target
+        )
         if not m:
             return NOT_FOUND
         n = int(m[1])
@@ -147,11 +155,17 @@ class Parasites:
         city = rng.choice(CITIES)
         visible = "".join(f"<p>{html.escape(p)}</p>" for p in shop_text(rng))
         hidden = "".join(f"<p>{html.escape(s)}</p>" for s in self.text.sample(n, rng, 8))
-        topical = [(cloaked_url(n + len(TOPICS) * rng.randint(1, 3000)), f"{rng.choice(words)} {rng.choice(words)}")
-                   for _ in range(6)]
+        topical = [
+            (cloaked_url(n + len(TOPICS) * rng.randint(1, 3000)), f"{rng.choice(words)} {rng.choice(words)}")
+            for _ in range(6)
+        ]
         deals = [(cloaked_url(rng.randrange(100_000)), f"Flights to {rng.choice(CITIES)}") for _ in range(4)]
         title = f"Cheap flights to {city} | {words[0]}"
-        return Reply(200, (f'<!doctype html><html><head><meta charset="utf-8"><title>{html.escape(title)}</title>'
-                           f"</head><body><h1>Cheap flights to {city}</h1>{visible}<p>More deals: {links_html(deals)}"
-                           f'</p><div style="display:none">{hidden}<p>{links_html(topical)}</p></div></body></html>'
-                           ).encode())
+        return Reply(
+            200,
+            (
+                f'<!doctype html><html><head><meta charset="utf-8"><title>{html.escape(title)}</title>'
+                f"</head><body><h1>Cheap flights to {city}</h1>{visible}<p>More deals: {links_html(deals)}"
+                f'</p><div style="display:none">{hidden}<p>{links_html(topical)}</p></div></body></html>'
+            ).encode(),
+        )

@@ -37,8 +37,13 @@ class Site:
 
 
 SITES = (
-    Site("docs.python.org", "/3/", DOC / "python3.11-doc/html", "python3.11-doc",
-         (str(DOC / "python3-doc/html"), str(DOC / "python3.11/html"))),
+    Site(
+        "docs.python.org",
+        "/3/",
+        DOC / "python3.11-doc/html",
+        "python3.11-doc",
+        (str(DOC / "python3-doc/html"), str(DOC / "python3.11/html")),
+    ),
     Site("www.postgresql.org", "/docs/15/", DOC / "postgresql-doc-15/html", "postgresql-doc-15"),
     Site("www.sqlite.org", "/", DOC / "sqlite3", "sqlite3-doc"),
     Site("docs.djangoproject.com", "/en/3.2/", DOC / "python-django-doc/html", "python-django-doc"),
@@ -87,11 +92,11 @@ class PublicLinks:
         return ATTRIBUTE.sub(replace, html)
 
     def link(self, href: str) -> str:
-        path = href[len("file://"):] if href.startswith("file://") else href
+        path = href[len("file://") :] if href.startswith("file://") else href
         for prefix, site in self.prefixes:
             if path.startswith(prefix + "/"):
-                return site.url(path[len(prefix) + 1:])
+                return site.url(path[len(prefix) + 1 :])
         for host in self.hosts:
             if href.startswith(f"https://{host}/"):
-                return "http://" + href[len("https://"):]
+                return "http://" + href[len("https://") :]
         return href

@@ -10,8 +10,13 @@ from focused.localweb.web import Reply
 
 CONTENT_TYPES = {".html": "text/html", ".txt": "text/plain; charset=utf-8"}  # HTML declares its charset
 ROBOTS = b"User-agent: *\nDisallow: /search\n"
-HAZARD_DOMAINS = (hazards.HOSTS + farms.HOSTS + aggregators.DOMAINS + bought.DOMAINS  # with their subdomains
-                  + (parasites.CLOAKED,))
+HAZARD_DOMAINS = (
+    hazards.HOSTS
+    + farms.HOSTS
+    + aggregators.DOMAINS
+    + bought.DOMAINS  # with their subdomains
+    + (parasites.CLOAKED,)
+)
 
 
 def on_hazard(url: str) -> bool:
@@ -27,8 +32,12 @@ class DocsWeb:
         self.sites = (root / "sites").resolve()
         if not self.sites.is_dir():
             raise FileNotFoundError(f"{root}: no built benchmark web here (run: python -m focused.docsweb build)")
-        self.hosts = (frozenset(path.name for path in self.sites.iterdir()) | set(hazards.HOSTS) | set(farms.HOSTS)
-                      | {parasites.CLOAKED})
+        self.hosts = (
+            frozenset(path.name for path in self.sites.iterdir())
+            | set(hazards.HOSTS)
+            | set(farms.HOSTS)
+            | {parasites.CLOAKED}
+        )
         text = farms.FarmText.load(root)
         self.farms = farms.Farms(text, self._file)
         self.aggregators = aggregators.Aggregators(text)

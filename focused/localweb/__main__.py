@@ -17,13 +17,25 @@ def main(argv: list[str] | None = None) -> None:
     serve_cmd.add_argument("--port", type=int, default=8080, help="0 picks a free port")
     serve_cmd.add_argument("--log", help="JSON-lines access log file")
     serve_cmd.add_argument("--latency", type=float, default=0.0, help="seconds added to every answer")
-    serve_cmd.add_argument("--crawl-delay", type=float, default=0.0,
-                           help="a Crawl-delay (seconds) in every host's robots.txt of the generated web")
-    serve_cmd.add_argument("--warc", action="append", type=Path, default=[],
-                           help="serve these WARC files (a crawl's FOCUSED_WARC) instead of the generated web")
+    serve_cmd.add_argument(
+        "--crawl-delay",
+        type=float,
+        default=0.0,
+        help="a Crawl-delay (seconds) in every host's robots.txt of the generated web",
+    )
+    serve_cmd.add_argument(
+        "--warc",
+        action="append",
+        type=Path,
+        default=[],
+        help="serve these WARC files (a crawl's FOCUSED_WARC) instead of the generated web",
+    )
     serve_cmd.add_argument("--hostile", action="store_true", help="serve the web of broken and hostile answers")
-    serve_cmd.add_argument("--adversarial", action="store_true",
-                           help="add two link farms (stuffed and spun) reached from two articles' footers")
+    serve_cmd.add_argument(
+        "--adversarial",
+        action="store_true",
+        help="add two link farms (stuffed and spun) reached from two articles' footers",
+    )
     sub.add_parser("labels", help="print the URLs of relevant pages, one a line")
     sub.add_parser("seeds", help="print the seed URLs")
     sub.add_parser("graph", help="print the links between pages, `source<TAB>target` a line")
@@ -48,8 +60,15 @@ def main(argv: list[str] | None = None) -> None:
         from focused.localweb.warcweb import WarcWeb
 
         log = open(args.log, "a", encoding="utf-8") if args.log else None
-        web = (WarcWeb(args.warc) if args.warc else HostileWeb() if args.hostile
-               else AdversarialWeb() if args.adversarial else LocalWeb(crawl_delay=args.crawl_delay))
+        web = (
+            WarcWeb(args.warc)
+            if args.warc
+            else HostileWeb()
+            if args.hostile
+            else AdversarialWeb()
+            if args.adversarial
+            else LocalWeb(crawl_delay=args.crawl_delay)
+        )
         port = serve(web, args.port, log, args.latency)
         print(f"serving {type(web).__name__} on http://127.0.0.1:{port}/ (use it as http_proxy)", flush=True)
         reactor.run()

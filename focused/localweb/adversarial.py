@@ -36,8 +36,19 @@ from focused.localweb.web import FILLER, NEWS, TOPIC, VOCABULARY, LocalWeb, Page
 TOPIC_WORDS = VOCABULARY[TOPIC]
 
 GUIDES, ANSWERS = "sqlguides.example", "dbanswers.example"
-NETWORK = tuple(f"{name}.example" for name in ("querycraft", "rowlevel", "indexnotes", "schemadaily", "joinlab",
-                                                "cursorclub", "tablewise", "keyspace"))
+NETWORK = tuple(
+    f"{name}.example"
+    for name in (
+        "querycraft",
+        "rowlevel",
+        "indexnotes",
+        "schemadaily",
+        "joinlab",
+        "cursorclub",
+        "tablewise",
+        "keyspace",
+    )
+)
 EXPIRED = "oldwiki.example"
 HOSTS = (GUIDES, ANSWERS, *NETWORK, EXPIRED, CLOAKED)
 HACKED = (NEWS, "dbtalk.example")
@@ -66,7 +77,9 @@ class AdversarialWeb(LocalWeb):
         for url, page in self.pages.items():
             if zlib.crc32(url.encode()) % EXPIRED_SHARE == 0:
                 page.links.append((f"http://{EXPIRED}/", "community wiki", "see also the"))
-        self.hacked = {url for url in self.pages if url.split("/")[2] in HACKED and spammed("hacked", url, HACKED_SHARE)}
+        self.hacked = {
+            url for url in self.pages if url.split("/")[2] in HACKED and spammed("hacked", url, HACKED_SHARE)
+        }
         self.commented = {url for url in self.pages if spammed("comment", url, COMMENT_SHARE)}
 
     def respond(self, host: str, target: str) -> Reply:
@@ -87,8 +100,14 @@ class AdversarialWeb(LocalWeb):
         if host in (GUIDES, ANSWERS):
             page = _stuffed(host, n, rng) if host == GUIDES else _spun(self.pieces, host, n, rng)
             kind = "guide" if host == GUIDES else "answer"
-            page.links = [(f"/{kind}/{n + step}", f"{' '.join(rng.sample(TOPIC_WORDS, 3))} {kind}",
-                           " ".join(rng.sample(TOPIC_WORDS, 4))) for step in rng.sample(range(1, 40), 5)]
+            page.links = [
+                (
+                    f"/{kind}/{n + step}",
+                    f"{' '.join(rng.sample(TOPIC_WORDS, 3))} {kind}",
+                    " ".join(rng.sample(TOPIC_WORDS, 4)),
+                )
+                for step in rng.sample(range(1, 40), 5)
+            ]
         else:
             page = self._blog_post(host, n, rng) if host in NETWORK else _listing(n, rng)
         return Reply(200, render(page).encode())
@@ -96,10 +115,18 @@ class AdversarialWeb(LocalWeb):
     def _blog_post(self, host: str, n: int, rng: random.Random) -> Page:
         article = self.articles[n % len(self.articles)]
         page = Page(f"http://{host}/post/{n}", f"{' '.join(rng.sample(TOPIC_WORDS, 2))}: what I learned", "network")
-        page.paragraphs = [" ".join(rng.choice(FILLER) if w in FILLER and rng.random() < 0.8 else w for w in p.split())
-                           for p in article.paragraphs]
-        page.links = [(f"http://{rng.choice(NETWORK)}/post/{rng.randrange(1000)}",
-                       f"more on {' '.join(rng.sample(TOPIC_WORDS, 2))}", "read") for _ in range(4)]
+        page.paragraphs = [
+            " ".join(rng.choice(FILLER) if w in FILLER and rng.random() < 0.8 else w for w in p.split())
+            for p in article.paragraphs
+        ]
+        page.links = [
+            (
+                f"http://{rng.choice(NETWORK)}/post/{rng.randrange(1000)}",
+                f"more on {' '.join(rng.sample(TOPIC_WORDS, 2))}",
+                "read",
+            )
+            for _ in range(4)
+        ]
         return page
 
     def _spammed(self, url: str, reply: Reply) -> Reply:
@@ -107,13 +134,17 @@ class AdversarialWeb(LocalWeb):
         block = ""
         if url in self.hacked:
             rng = random.Random("hacked " + url)
-            links = [(_parasite_url(rng.choice(HACKED), rng.randrange(10**6)), f"{rng.choice(TOPIC_WORDS)} guide")
-                     for _ in range(3)]
+            links = [
+                (_parasite_url(rng.choice(HACKED), rng.randrange(10**6)), f"{rng.choice(TOPIC_WORDS)} guide")
+                for _ in range(3)
+            ]
             block += f'<div style="display:none">{links_html(links)}</div>'
         if url in self.commented:
             words = random.Random("comment " + url).sample(TOPIC_WORDS, 2)
             link = (f"http://{CLOAKED}/deals/{zlib.crc32(url.encode()) % 10**6}", f"{' '.join(words)} tips")
-            block += f'<div class="comments"><p>Great write-up, thanks! More {words[0]} tips: {links_html([link])}</p></div>'
+            block += (
+                f'<div class="comments"><p>Great write-up, thanks! More {words[0]} tips: {links_html([link])}</p></div>'
+            )
         if block:
             reply.body = reply.body.replace(b"</body>", block.encode() + b"</body>", 1)
         return reply
@@ -124,9 +155,11 @@ class AdversarialWeb(LocalWeb):
         hidden = "".join(f"<p>{p}</p>" for p in rng.sample(self.pieces, 8))
         topical = [(f"/deals/{rng.randrange(10**6)}", " ".join(rng.sample(TOPIC_WORDS, 2))) for _ in range(6)]
         deals = [(f"/deals/{rng.randrange(10**6)}", "more flights") for _ in range(3)]
-        body = (f'<!doctype html><html><head><meta charset="utf-8"><title>Cheap flights | {TOPIC_WORDS[n % 30]}</title>'
-                f"</head><body><h1>Cheap flights</h1>{visible}<p>{links_html(deals)}</p>"
-                f'<div style="display:none">{hidden}<p>{links_html(topical)}</p></div></body></html>')
+        body = (
+            f'<!doctype html><html><head><meta charset="utf-8"><title>Cheap flights | {TOPIC_WORDS[n % 30]}</title>'
+            f"</head><body><h1>Cheap flights</h1>{visible}<p>{links_html(deals)}</p>"
+            f'<div style="display:none">{hidden}<p>{links_html(topical)}</p></div></body></html>'
+        )
         return Reply(200, body.encode())
 
     @cached_property
@@ -161,16 +194,20 @@ def _parasite(host: str, target: str) -> Reply:
     rng = random.Random(f"parasite {m[1]}")
     page = Page(f"http://{host}{target}", f"{rng.choice(TOPIC_WORDS).title()}: the ultimate guide", "parasite")
     page.paragraphs = seo_article(tuple(TOPIC_WORDS), rng)
-    page.links = [(_parasite_url(rng.choice(HACKED), rng.randrange(10**6)), f"{rng.choice(TOPIC_WORDS)} tutorial",
-                   "see also") for _ in range(5)]
+    page.links = [
+        (_parasite_url(rng.choice(HACKED), rng.randrange(10**6)), f"{rng.choice(TOPIC_WORDS)} tutorial", "see also")
+        for _ in range(5)
+    ]
     page.links.append(("/", "home", "back to"))
     return Reply(200, render(page).encode())
 
 
 def _stuffed(host: str, n: int, rng: random.Random) -> Page:
     page = Page(f"http://{host}/guide/{n}", f"The best {' '.join(rng.sample(TOPIC_WORDS, 3))} guide", "farm")
-    page.paragraphs = [" ".join(rng.choice(TOPIC_WORDS) if rng.random() < 0.6 else rng.choice(ORDINARY)
-                                for _ in range(60)) for _ in range(3)]
+    page.paragraphs = [
+        " ".join(rng.choice(TOPIC_WORDS) if rng.random() < 0.6 else rng.choice(ORDINARY) for _ in range(60))
+        for _ in range(3)
+    ]
     return page
 
 
@@ -178,9 +215,13 @@ def _listing(n: int, rng: random.Random) -> Page:
     """A parked domain's page: keyword ad copy, related searches, a way into the network."""
     page = Page(f"http://{EXPIRED}/related/{n}", f"{' '.join(rng.sample(TOPIC_WORDS, 2))} related searches", "parked")
     page.paragraphs = ["this domain may be for sale"] + [
-        f"find the best {rng.choice(TOPIC_WORDS)} and {rng.choice(TOPIC_WORDS)} resources in one place" for _ in range(5)]
-    page.links = [(f"/related/{rng.randrange(10**6)}", " ".join(rng.sample(TOPIC_WORDS, 2)), "related searches")
-                  for _ in range(10)]
+        f"find the best {rng.choice(TOPIC_WORDS)} and {rng.choice(TOPIC_WORDS)} resources in one place"
+        for _ in range(5)
+    ]
+    page.links = [
+        (f"/related/{rng.randrange(10**6)}", " ".join(rng.sample(TOPIC_WORDS, 2)), "related searches")
+        for _ in range(10)
+    ]
     page.links.append((f"http://{rng.choice(NETWORK)}/post/{rng.randrange(1000)}", "sql guide", "sponsored"))
     return page
 

@@ -45,28 +45,58 @@ CASES = {
     "/binary.html": "binary data served as text/html",
     "/loop/0": "an endless chain of redirects",
 }
-ODD_LINKS = ["ftp://hostile.example/pub/", "data:text/html,<b>x</b>", "file:///etc/passwd", "javascript:alert(1)",
-             "http://[::1", "http://exa mple.com/", "http://hostile.example:99999/", "gopher://hostile.example/",
-             "http://hostile.example/" + "x" * 5000]
+ODD_LINKS = [
+    "ftp://hostile.example/pub/",
+    "data:text/html,<b>x</b>",
+    "file:///etc/passwd",
+    "javascript:alert(1)",
+    "http://[::1",
+    "http://exa mple.com/",
+    "http://hostile.example:99999/",
+    "gopher://hostile.example/",
+    "http://hostile.example/" + "x" * 5000,
+]
 
 
 # Links into the network beside the crawler (or beside its proxy), each spelling once: names
 # that can only mean a local network, and IP literals as resolvers accept them.
-PRIVATE_NAMES = ["http://localhost:8000/", "http://localhost:8000/polls/", "http://LocalHost./admin/",
-                 "http://api.localhost/", "http://printer.local/", "http://metadata.google.internal/v1/",
-                 "http://router.home.arpa/", "http://intranet/"]
-LOOPBACK_LITERALS = ["http://2130706433/", "http://0x7f.1/", "http://0x7f000001:8000/", "http://0177.0.0.1/",
-                     "http://127.1/", "http://[::ffff:127.0.0.1]/", "http://[::ffff:7f00:1]:8080/"]
-PRIVATE_LITERALS = ["http://0xa9fea9fe/latest/meta-data/", "http://3232235521/", "http://10.1/",
-                    "http://012.0.0.1/", "http://[64:ff9b::c0a8:1]/", "http://[fe80::1]/"]
+PRIVATE_NAMES = [
+    "http://localhost:8000/",
+    "http://localhost:8000/polls/",
+    "http://LocalHost./admin/",
+    "http://api.localhost/",
+    "http://printer.local/",
+    "http://metadata.google.internal/v1/",
+    "http://router.home.arpa/",
+    "http://intranet/",
+]
+LOOPBACK_LITERALS = [
+    "http://2130706433/",
+    "http://0x7f.1/",
+    "http://0x7f000001:8000/",
+    "http://0177.0.0.1/",
+    "http://127.1/",
+    "http://[::ffff:127.0.0.1]/",
+    "http://[::ffff:7f00:1]:8080/",
+]
+PRIVATE_LITERALS = [
+    "http://0xa9fea9fe/latest/meta-data/",
+    "http://3232235521/",
+    "http://10.1/",
+    "http://012.0.0.1/",
+    "http://[64:ff9b::c0a8:1]/",
+    "http://[fe80::1]/",
+]
 PRIVATE_LINKS_PAGE = "/private-links.html"
 
 
 def page(title: str, text: str, links: tuple[str, ...] | list[str] = (), charset: str | None = "utf-8") -> str:
     anchors = "".join(f'<p>See <a href="{url}">{url[:40]}</a> for more.</p>' for url in links)
     meta = f'<meta charset="{charset}">' if charset else ""
-    return (f"<!doctype html><html><head>{meta}<title>{title}</title></head>"
-            f"<body><main><h1>{title}</h1><p>{text}</p>{anchors}</main></body></html>")
+    return (
+        f"<!doctype html><html><head>{meta}<title>{title}</title></head>"
+        f"<body><main><h1>{title}</h1><p>{text}</p>{anchors}</main></body></html>"
+    )
 
 
 def good_links(host: str) -> list[str]:
@@ -136,7 +166,9 @@ class HostileWeb:
             body = b"<html><head><title>Malformed</title><body><div><p>SQL <b>tables <table><tr><td>rows</p>"
             return Reply(200, body + b"</div></span><<<>>> &bogus; <a href='/good/0.html'>good<" + b"<div>" * 5000)
         if target == "/latin1.html":
-            return Reply(200, page("Café crème", "Données très françaises.", charset=None).encode("latin-1"), "text/html")
+            return Reply(
+                200, page("Café crème", "Données très françaises.", charset=None).encode("latin-1"), "text/html"
+            )
         if target == "/wrong-charset.html":
             return Reply(200, page("Naïve “quotes”", "Smart quotes ‘here’.").encode("cp1252"))
         if target == "/bomb.html":

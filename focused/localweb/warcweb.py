@@ -31,8 +31,9 @@ class WarcWeb:
         headers = {k: v for k, v in http.headers if k.lower() not in SERVED_AGAIN}
         body = record.content_stream().read()  # de-chunked and decompressed
         content_type = http.get_header("Content-Type") or "application/octet-stream"
-        self.replies[((parts.hostname or "").lower(), target)] = Reply(int(http.get_statuscode()), body, content_type,
-                                                                        headers)
+        self.replies[((parts.hostname or "").lower(), target)] = Reply(
+            int(http.get_statuscode()), body, content_type, headers
+        )
 
     def __len__(self) -> int:
         return len(self.replies)

@@ -65,8 +65,12 @@ CRAWL_DELAY = {"slow.example": 0.5}
 SLOW_SECONDS = {"slow.example": 0.2}
 ROBOTS_DISALLOW = {"sqlzone.example": "/private/", MIRROR: "/private/"}
 ODD_LINKS = [
-    "mailto:editor@portal.example", "javascript:void(0)", "file:///etc/passwd",
-    "ftp://files.portal.example/pub/", "data:text/html,<b>hi</b>", "http://[oops/",
+    "mailto:editor@portal.example",
+    "javascript:void(0)",
+    "file:///etc/passwd",
+    "ftp://files.portal.example/pub/",
+    "data:text/html,<b>hi</b>",
+    "http://[oops/",
 ]
 
 
@@ -126,7 +130,9 @@ class LocalWeb:
             return self._robots(host)
         if host == MIRROR:
             reply = self.respond(MIRRORED, target)
-            reply.body = reply.body.replace(MIRRORED.encode(), MIRROR.encode()).replace(b"<footer>", b"<footer>Mirror copy. ")
+            reply.body = reply.body.replace(MIRRORED.encode(), MIRROR.encode()).replace(
+                b"<footer>", b"<footer>Mirror copy. "
+            )
             return reply
         for prefix, handler in self._dynamic:
             if host == prefix[0] and target.startswith(prefix[1]):
@@ -175,7 +181,8 @@ class LocalWeb:
         page.paragraphs = ["Buy books about sql, database design and query tuning."]
         page.links = [
             (f"/list?page={n + 1}&sort={s}&color={c}", f"sql books sorted by {s}", "database guides")
-            for s in ("price", "name") for c in ("red", "blue")
+            for s in ("price", "name")
+            for c in ("red", "blue")
         ]
         return Reply(200, render(page).encode())
 
@@ -190,7 +197,7 @@ class LocalWeb:
         if target.startswith("/r/loop"):
             nxt = "/r/loop2" if target == "/r/loop" else "/r/loop"
             return Reply(302, headers={"Location": nxt})
-        return Reply(301, headers={"Location": f"/{target[len('/go/'):]}"})
+        return Reply(301, headers={"Location": f"/{target[len('/go/') :]}"})
 
     def _binary(self, host: str, target: str) -> Reply:
         body = bytes(self.rng.getrandbits(8) for _ in range(2048))
@@ -294,8 +301,13 @@ class LocalWeb:
             if i % 10 == 3:
                 story.links.append(("http://archive.example/", "from the vault", "older stories"))
         home.links += [(f"http://{STORM}/page{i}.html", "more news", "") for i in range(12)]
-        home.links += [("/r/loop", "loop", ""), ("/download?id=7", "download", ""), ("/flaky", "flaky", ""),
-                       ("/missing.html", "gone", ""), ("http://slow.example/", "a slow site", "")]
+        home.links += [
+            ("/r/loop", "loop", ""),
+            ("/download?id=7", "download", ""),
+            ("/flaky", "flaky", ""),
+            ("/missing.html", "gone", ""),
+            ("http://slow.example/", "a slow site", ""),
+        ]
         self.pages[home.url] = home
 
     def _page(self, url: str, topic: str, home: bool = False) -> Page:
@@ -341,15 +353,22 @@ def write_examples(web: LocalWeb, directory: Path, positives: int = 16, negative
     rng = random.Random(0)
     pages = sorted(web.pages.values(), key=lambda p: p.url)
     chosen = {
-        "positive": [render(p) for p in rng.sample([p for p in pages if p.topic == TOPIC and "/article" in p.url], positives)],
+        "positive": [
+            render(p) for p in rng.sample([p for p in pages if p.topic == TOPIC and "/article" in p.url], positives)
+        ],
         "negative": [render(p) for p in rng.sample([p for p in pages if p.topic != TOPIC], negatives - 6)],
     }
-    for host, target in ((CALENDAR, "/events/2021/3"), (CALENDAR, "/events/2022/7"), (CALENDAR, "/events/2023/1"),
-                         (SHOP, "/list?page=2"), (SHOP, "/list?page=5"), (SHOP, "/list?page=9")):
+    for host, target in (
+        (CALENDAR, "/events/2021/3"),
+        (CALENDAR, "/events/2022/7"),
+        (CALENDAR, "/events/2023/1"),
+        (SHOP, "/list?page=2"),
+        (SHOP, "/list?page=5"),
+        (SHOP, "/list?page=9"),
+    ):
         chosen["negative"].append(web.respond(host, target).body.decode())
     for label, group in chosen.items():
         folder = directory / label
         folder.mkdir(parents=True, exist_ok=True)
         for i, body in enumerate(group):
             (folder / f"{label}-{i:02d}.html").write_text(body, encoding="utf-8")
-

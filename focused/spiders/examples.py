@@ -27,8 +27,13 @@ class ExamplesSpider(FocusedSettings):
 
     async def start(self) -> AsyncIterator[scrapy.Request]:
         for url, label in self.examples:
-            yield scrapy.Request(url, cb_kwargs={"label": label, "example": url}, errback=self.failed, dont_filter=True,
-                                 meta={"handle_httpstatus_all": True})
+            yield scrapy.Request(
+                url,
+                cb_kwargs={"label": label, "example": url},
+                errback=self.failed,
+                dont_filter=True,
+                meta={"handle_httpstatus_all": True},
+            )
 
     def parse(self, response: Response, label: int, example: str) -> Iterator[dict[str, Any]]:
         if response.status != 200:

@@ -118,26 +118,40 @@ class FocusedSpider(FocusedSettings):
         auditor = self._auditor(settings, classifier, judge)
         self.estimate_source = "audit" if auditor else "classifier"
         estimated_by = judge if auditor else classifier  # whose calibration error widens the estimate's interval
-        self.calibration_error = card.get("metrics", {}).get(estimated_by and estimated_by.kind, {}).get(
-            "calibration_error", 0.0)
-        self.worker = ModelWorker(classifier or KeywordBatch(self.profile), self.strategy,
-                                  self.profile.relevance_threshold, crawler, card.get("prior", 0.0), auditor)
+        self.calibration_error = (
+            card.get("metrics", {}).get(estimated_by and estimated_by.kind, {}).get("calibration_error", 0.0)
+        )
+        self.worker = ModelWorker(
+            classifier or KeywordBatch(self.profile),
+            self.strategy,
+            self.profile.relevance_threshold,
+            crawler,
+            card.get("prior", 0.0),
+            auditor,
+        )
         self.context_words = settings.getint("FOCUSED_CONTEXT_WORDS")
         self.neardup_distance = settings.getint("FOCUSED_NEARDUP_DISTANCE")
         self.min_word_diversity = settings.getfloat("FOCUSED_MIN_WORD_DIVERSITY")
         self.state: dict[str, Any] = {}  # replaced by the saved state when JOBDIR is set
         logger.info("Strategy %s, page relevance from %s", strategy, self.relevance_model)
 
-    def _auditor(self, settings: BaseSettings, classifier: PageClassifier | None, judge: PageClassifier | None,
-                 ) -> Auditor | None:
+    def _auditor(
+        self,
+        settings: BaseSettings,
+        classifier: PageClassifier | None,
+        judge: PageClassifier | None,
+    ) -> Auditor | None:
         """The judge of the harvest on a sample of pages (focused/audit.py), if the card names one."""
         share = settings.getfloat("FOCUSED_AUDIT_SHARE")
         if classifier is None or share <= 0:
             return None
         if judge is None or (judge.kind == "embedding" and find_spec("sentence_transformers") is None):
-            logger.warning('No auditor for %s (it needs the embedding extra: pip install "focused[embedding]", then '
-                           "train again): the harvest estimate is the classifier's own share of pages judged "
-                           "relevant, which a crawl ordered by that classifier overstates", self.profile.name)
+            logger.warning(
+                'No auditor for %s (it needs the embedding extra: pip install "focused[embedding]", then '
+                "train again): the harvest estimate is the classifier's own share of pages judged "
+                "relevant, which a crawl ordered by that classifier overstates",
+                self.profile.name,
+            )
             return None
         if judge is classifier:
             return Auditor(None, share, self.profile.relevance_threshold)
@@ -192,11 +206,24 @@ class FocusedSpider(FocusedSettings):
         links = self._in_scope(page.links)
         info = response.meta.get("focused", {})
         stuffed = is_stuffed(page.text, self.min_word_diversity)
-        plausibility = self.envelope.plausibility(content_features(page.title, page.text, self.topic_words)) \
-            if self.envelope else 1.0
-        job = PageJob(page.url, response.meta.get("depth", 0), page.title, page.text, links, info,
-                      duplicate_of is not None, stuffed, plausibility, self.novelty.read(page.url, page.text),
-                      tuple(response.meta.get("redirect_urls", ())))
+        plausibility = (
+            self.envelope.plausibility(content_features(page.title, page.text, self.topic_words))
+            if self.envelope
+            else 1.0
+        )
+        job = PageJob(
+            page.url,
+            response.meta.get("depth", 0),
+            page.title,
+            page.text,
+            links,
+            info,
+            duplicate_of is not None,
+            stuffed,
+            plausibility,
+            self.novelty.read(page.url, page.text),
+            tuple(response.meta.get("redirect_urls", ())),
+        )
         try:
             result = await self.worker.page(job)
         except Exception as exc:  # a page the models cannot score must not stop the crawl
@@ -264,7 +291,9 @@ class FocusedSpider(FocusedSettings):
         saved = self.state.get("strategy")
         if saved is not None and saved.name == self.strategy.name:
             self.strategy = self.worker.strategy = saved
-            logger.info("Resumed the %s strategy: %d pages in its crawl graph", saved.name, len(getattr(saved, "graph", ())))
+            logger.info(
+                "Resumed the %s strategy: %d pages in its crawl graph", saved.name, len(getattr(saved, "graph", ()))
+            )
         self.state["strategy"] = self.strategy
 
     def _in_scope(self, links: list[Link]) -> list[Link]:
@@ -275,8 +304,16 @@ class FocusedSpider(FocusedSettings):
         self.crawler.stats.inc_value("focused/dropped/offsite", len(links) - len(kept))
         return kept
 
-    def _item(self, response: Response, page: Page, result: PageResult, duplicate_of: str | None, outlinks: int,
-              job: PageJob, audited: bool | None) -> PageItem:
+    def _item(
+        self,
+        response: Response,
+        page: Page,
+        result: PageResult,
+        duplicate_of: str | None,
+        outlinks: int,
+        job: PageJob,
+        audited: bool | None,
+    ) -> PageItem:
         info = response.meta.get("focused", {})
         return PageItem(
             url=response.url,

@@ -42,9 +42,7 @@ class Backlink(Strategy):
         self.pages += 1
         if self.pages % self.interval == 0:
             self._update()
-        return self.rescore(
-            [{"url": link.url, "anchor": link.anchor, "parent_url": parent.url} for link in links]
-        )
+        return self.rescore([{"url": link.url, "anchor": link.anchor, "parent_url": parent.url} for link in links])
 
     def rescore(self, infos: list[dict[str, Any]]) -> list[Scored]:
         return [self._scored(info) for info in infos]

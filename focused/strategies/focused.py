@@ -171,8 +171,13 @@ class Focused(Strategy):
     def score(self, parent: ParentPage, links: list[Link]) -> list[Scored]:
         self._observe(parent, links)
         infos = [
-            {"url": link.url, "anchor": link.anchor, "context": link.context, "parent_url": parent.url,
-             "parent_relevance": parent.relevance}
+            {
+                "url": link.url,
+                "anchor": link.anchor,
+                "context": link.context,
+                "parent_url": parent.url,
+                "parent_relevance": parent.relevance,
+            }
             for link in links
         ]
         if len(self.graph) < self.interval:
@@ -200,7 +205,7 @@ class Focused(Strategy):
                 "parent": w["parent"] * float(info.get("parent_relevance") or 0.0),
                 "context_graph": w["context_graph"] * float(v) * self._credibility(parent),
                 "hub": w["hub"] * evidence * (float(self.hubs[parent]) if 0 <= parent < len(self.hubs) else 0.0),
-                "explore": w["explore"] * self._payoff(site) * 0.5 ** outcomes.fetched * trust,
+                "explore": w["explore"] * self._payoff(site) * 0.5**outcomes.fetched * trust,
             }
             total = sum(signals.values())
             signals["dead_end"] = -total * (1.0 - self.paths.alive(info["url"]))
@@ -237,8 +242,14 @@ class Focused(Strategy):
     # --- learning -------------------------------------------------------------------
     def _observe(self, parent: ParentPage, links: list[Link]) -> None:
         info = parent.info
-        number = self.graph.add(parent.url, info.get("parent_url"), parent.relevance, parent.relevant,
-                                [link.url for link in links], parent.duplicate)
+        number = self.graph.add(
+            parent.url,
+            info.get("parent_url"),
+            parent.relevance,
+            parent.relevant,
+            [link.url for link in links],
+            parent.duplicate,
+        )
         site = site_of(host_of(parent.url))
         outcomes = self.sites.setdefault(site, SiteOutcomes())
         outcomes.fetched += 1
@@ -300,7 +311,7 @@ class Focused(Strategy):
                     self.arrival_rows[number] = X[row]  # the same features teach the context graph
             self.pending = []
         start = max(0, len(self.arrival_rows) - LEAD_WINDOW)  # older pages' link evidence is let go
-        self.arrival_rows[self._let_go:start] = [None] * (start - self._let_go)
+        self.arrival_rows[self._let_go : start] = [None] * (start - self._let_go)
         self._let_go = start
         if self.weights["context_graph"]:
             self._fit_lead_model()
@@ -320,8 +331,9 @@ class Focused(Strategy):
         """Refit v(link) on the paths of the latest LEAD_WINDOW pages: each followed link's page, labeled by
         what it led to (older pages' rows are let go by _learn: memory stays bounded however long the crawl)."""
         leads = self.graph.lead_values(LEAD_DISCOUNT)
-        pages = [n for n in range(self._let_go, len(self.arrival_rows))
-                 if self.arrival_rows[n] is not None and leads[n] >= 0]
+        pages = [
+            n for n in range(self._let_go, len(self.arrival_rows)) if self.arrival_rows[n] is not None and leads[n] >= 0
+        ]
         soft = leads[pages]
         if min(soft.sum(), (1 - soft).sum()) < self.warmup:
             return
@@ -368,11 +380,17 @@ class Focused(Strategy):
             words.append(f"d:{distance}")
             texts.append(" ".join(words))
         numbers = np.array([[float(i.get("parent_relevance") or 0.0), self._site_rate(i["url"])] for i in infos])
-        return sparse.hstack([self.link_features.transform(texts), sparse.csr_matrix(numbers),
-                              sparse.csr_matrix(self._similarities(infos).T)]).tocsr()
+        return sparse.hstack(
+            [
+                self.link_features.transform(texts),
+                sparse.csr_matrix(numbers),
+                sparse.csr_matrix(self._similarities(infos).T),
+            ]
+        ).tocsr()
 
     def _similarities(self, infos: list[dict[str, Any]]) -> np.ndarray:
         """Similarity of anchor, context and URL words to the profile (3 × links): evidence that carries over
         to words the link model has not seen yet."""
-        return self.similarity.links([i.get("anchor", "") for i in infos], [i.get("context", "") for i in infos],
-                                     [i["url"] for i in infos])
+        return self.similarity.links(
+            [i.get("anchor", "") for i in infos], [i.get("context", "") for i in infos], [i["url"] for i in infos]
+        )
