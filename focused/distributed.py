@@ -29,7 +29,6 @@ from __future__ import annotations
 import json
 import pickle
 import time
-from collections.abc import Iterator
 from os import getpid
 from socket import gethostname
 from typing import TYPE_CHECKING, Any, cast
@@ -125,7 +124,9 @@ def _pack(record: Record) -> bytes:
 
 
 class RedisFrontier:
-    """The frontier of focused.frontier, shared through Redis (see the module docstring)."""
+    """The frontier of focused.frontier, shared through Redis (see the module docstring): FrontierStore and
+    Shared. It never parks a request (another process may take the host meanwhile); the shared gate
+    (focused.sharedhosts) rests hosts, and Redis keeps the frontier."""
 
     def __init__(self, client: redis.Redis, key: str, claim_timeout: float, shared: SharedHosts):
         self.r, self.key = client, key
@@ -186,9 +187,6 @@ class RedisFrontier:
                 return host, record
         return None
 
-    def release(self, host: str, delay: float = 0.0, seq: int | None = None) -> None:
-        return None  # the shared gate (focused.sharedhosts) records when a host's request finished
-
     def finished(self, seq: int) -> None:
         member = self.claimed.pop(seq, None)
         if member is not None:
@@ -200,12 +198,6 @@ class RedisFrontier:
             self.r.zadd(f"{self.key}:claims", dict.fromkeys(self.claimed.values(), 0), xx=True)
             self.reaped_at = 0.0
             self._reap_expired()
-
-    def best_resting(self, wait: Wait) -> str | None:
-        return None  # never park a request: another process may take the host meanwhile
-
-    def take(self, host: str) -> Record:
-        raise NotImplementedError("a shared frontier hands out records only through pop()")
 
     def drop_host(self, host: str) -> int:
         """Give up on a host for every process: its queue goes, and nothing more is queued for it."""
@@ -239,9 +231,6 @@ class RedisFrontier:
                 self._rescore(
                     keys=[f"{self.key}:q:{host}", f"{self.key}:hosts"], args=[_pack(record), new.key, _pack(new), host]
                 )
-
-    def records(self) -> Iterator[tuple[str, Record]]:
-        return iter(())  # the shared frontier persists in Redis, not in JOBDIR
 
     def _reap_expired(self) -> None:
         now = time.time()

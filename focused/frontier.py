@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from heapq import heapify, heappop, heappush
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, Protocol, runtime_checkable
 
 RECHECK_BUSY = 1.0  # seconds before a host at its concurrency limit is looked at again
 # wait(host) -> (seconds until the host may be fetched, whether it is at its concurrency limit)
@@ -36,7 +36,50 @@ class Record(NamedTuple):
         return -self.key
 
 
+class FrontierStore(Protocol):
+    """What the scheduler asks of every frontier: records in, the best one it may fetch now out, re-scoring."""
+
+    def __len__(self) -> int: ...
+    @property
+    def hosts(self) -> int: ...
+    def next_seq(self, seq: int) -> int: ...
+    def push(self, host: str, record: Record) -> None: ...
+    def pop(self, now: float, wait: Wait, patience: float = 0.0, window: int = 0) -> tuple[str, Record] | None: ...
+    def next_look(self, now: float) -> float | None: ...
+    def drop_host(self, host: str) -> int: ...
+    def sample(self, limit: int) -> list[Record]: ...
+    def rescore(self, updates: dict[int, tuple[float, tuple]], records: list[Record] | None = None) -> None: ...
+
+
+@runtime_checkable
+class Resting(Protocol):
+    """A frontier that rests its hosts itself (one process): told when a host's request ended, and able to hand
+    out a resting host's best record for the downloader to hold until the host's delay ends."""
+
+    def release(self, host: str, delay: float = 0.0, seq: int | None = None) -> None: ...
+    def best_resting(self, wait: Wait) -> str | None: ...
+    def take(self, host: str) -> Record: ...
+
+
+@runtime_checkable
+class Persistent(Protocol):
+    """A frontier the scheduler saves to JOBDIR (a shared one persists where it lives)."""
+
+    def records(self) -> Iterator[tuple[str, Record]]: ...
+
+
+@runtime_checkable
+class Shared(Protocol):
+    """A frontier shared by processes: it must hear when each record it handed out is done with, and get back
+    what a closing process did not finish."""
+
+    def finished(self, seq: int) -> None: ...
+    def close(self) -> None: ...
+
+
 class Frontier:
+    """The in-memory frontier of one process: FrontierStore, Resting and Persistent."""
+
     def __init__(self) -> None:
         self._queues: dict[str, list[Record]] = {}
         self._ready: list[tuple[float, int, str]] = []  # (key, seq, host) of a ready host's best record
@@ -139,12 +182,6 @@ class Frontier:
             return [record for queue in self._queues.values() for record in queue]
         share = max(1, limit // len(self._queues))
         return [record for queue in self._queues.values() for record in queue[:share]][:limit]
-
-    def finished(self, seq: int) -> None:
-        """A handed-out record is done with (only a shared frontier keeps track)."""
-
-    def close(self) -> None:
-        """The crawl stops (a shared frontier gets back what this process took and did not finish)."""
 
     def rescore(self, updates: dict[int, tuple[float, tuple]], records: list[Record] | None = None) -> None:
         """Give records (by seq) new keys and signals, then restore every heap."""

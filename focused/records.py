@@ -3,17 +3,18 @@
 from __future__ import annotations
 
 from array import array
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from scrapy import Request
 from scrapy.utils.request import request_from_dict
 
+from focused.evidence import META_KEY, LinkEvidence, evidence
 from focused.frontier import Record
 
 if TYPE_CHECKING:
     from scrapy import Spider
 
-LINK_META = frozenset({"focused", "depth"})
+LINK_META = frozenset({META_KEY, "depth"})
 
 
 def is_link(request: Request) -> bool:
@@ -36,7 +37,7 @@ def is_link(request: Request) -> bool:
 
 
 def _parent(request: Request) -> str:
-    return request.meta.get("focused", {}).get("parent_url") or ""
+    return evidence(request).get("parent_url") or ""
 
 
 class RecordCodec:
@@ -50,7 +51,7 @@ class RecordCodec:
         self._names: dict[tuple[str, ...], tuple[str, ...]] = {}
 
     def to_record(self, request: Request, seq: int, spider: Spider) -> Record:
-        info: dict[str, Any] = request.meta.get("focused", {})
+        info = evidence(request)
         score = float(info.get("score", 0.0))
         depth = int(request.meta.get("depth", 0))
         return Record(
@@ -77,37 +78,36 @@ class RecordCodec:
         names, values = packed or ((), b"")
         return dict(zip(names, (round(v, 6) for v in array("f", values))))
 
-    def link_info(self, record: Record) -> dict[str, Any]:
+    def evidence(self, record: Record) -> LinkEvidence:
+        """What a queued link was scored on; its `seq` names the record (JOBDIR journals when it finishes)."""
+        return LinkEvidence(
+            seq=record.seq,
+            score=record.score,
+            anchor=record.anchor,
+            context=record.context,
+            parent_url=record.parent_url,
+            parent_relevance=record.parent_relevance,
+            signals=self.unpack(record.signals),
+        )
+
+    def link_info(self, record: Record) -> LinkEvidence:
         """What a strategy needs to score a queued link again."""
-        return {
-            "url": record.url,
-            "anchor": record.anchor,
-            "context": record.context,
-            "parent_url": record.parent_url,
-            "parent_relevance": record.parent_relevance,
-            "signals": self.unpack(record.signals),
-        }
+        info = self.evidence(record)
+        info["url"] = record.url
+        return info
 
     def to_request(self, record: Record, spider: Spider) -> Request:
-        """The request to fetch; meta["focused"]["seq"] names its record (JOBDIR journals when it finishes),
-        and a failed fetch goes to the spider's `failed` errback."""
-        info = {
-            "seq": record.seq,
-            "score": record.score,
-            "anchor": record.anchor,
-            "context": record.context,
-            "parent_url": record.parent_url,
-            "parent_relevance": record.parent_relevance,
-            "signals": self.unpack(record.signals),
-        }
+        """The request to fetch, carrying the link's evidence; a failed fetch goes to the spider's `failed`
+        errback."""
+        info = self.evidence(record)
         if record.request is not None:
             request = request_from_dict(record.request, spider=spider)
-            request.meta["focused"] = info
+            request.meta[META_KEY] = info
             return request
         headers = {"Referer": record.parent_url} if record.parent_url else None
         return Request(
             record.url,
             headers=headers,
-            meta={"focused": info, "depth": record.depth},
+            meta={META_KEY: info, "depth": record.depth},
             errback=getattr(spider, "failed", None),
         )

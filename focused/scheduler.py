@@ -13,7 +13,7 @@ from __future__ import annotations
 import logging
 from pathlib import Path
 from time import monotonic
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from scrapy import Request, signals
 from scrapy.utils.httpobj import urlparse_cached
@@ -22,8 +22,9 @@ from scrapy.utils.misc import build_from_crawler, load_object
 
 from focused import signals as focused_signals
 from focused.distributed import RedisDupeFilter, RedisFrontier, connect, crawl_key
+from focused.evidence import seq_of
 from focused.feeds import local_json_lines_feeds, written_urls
-from focused.frontier import Frontier, Record
+from focused.frontier import Frontier, FrontierStore, Persistent, Record, Resting, Shared
 from focused.jobstate import JobState
 from focused.politeness import HostPoliteness
 from focused.records import RecordCodec
@@ -37,11 +38,21 @@ if TYPE_CHECKING:
     from scrapy.http import Response
     from twisted.internet.interfaces import IDelayedCall
 
+    from focused.worker import ModelWorker
+
 logger = logging.getLogger(__name__)
 # A request is parked in the downloader only for a host that may be fetched within this many
 # seconds; longer rests are left to the engine's 5-second heartbeat, so that a backed-off
 # host never holds a download slot (or a closing crawl) for long.
 MAX_PARK = 2.0
+
+
+@runtime_checkable
+class ScoringSpider(Protocol):
+    """What the scheduler needs of the spider Scrapy hands it: the model worker that scores links, whose
+    strategy also re-scores the frontier when its `version` changes."""
+
+    worker: ModelWorker
 
 
 def _host(request: Request) -> str:
@@ -53,7 +64,7 @@ class FocusedScheduler:
     def __init__(
         self,
         crawler: Crawler,
-        frontier: Frontier | RedisFrontier,
+        frontier: FrontierStore,
         dupefilter: Any,
         jobdir: str | None,
         max_pages_per_host: int,
@@ -70,6 +81,10 @@ class FocusedScheduler:
         self.window = window
         self.rescore_limit = rescore_limit
         self.frontier = frontier
+        # what this frontier can do beyond FrontierStore (focused.frontier): each None when it cannot
+        self.resting = frontier if isinstance(frontier, Resting) else None
+        self.persistent = frontier if isinstance(frontier, Persistent) else None
+        self.shared = frontier if isinstance(frontier, Shared) else None
         self.codec = RecordCodec()
         self.admitted: dict[str, int] = {}
         self.seq = 0
@@ -84,7 +99,7 @@ class FocusedScheduler:
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> Self:
         settings = crawler.settings
-        frontier: Frontier | RedisFrontier
+        frontier: FrontierStore
         if settings.get("FOCUSED_REDIS_URL"):
             client, key = connect(crawler), crawl_key(crawler)
             frontier = RedisFrontier(
@@ -107,7 +122,12 @@ class FocusedScheduler:
 
     # --- the scheduler contract ---------------------------------------------
     def open(self, spider: Spider) -> Any:
+        if not isinstance(spider, ScoringSpider):
+            raise TypeError(
+                f"FocusedScheduler schedules the requests of a focused spider; {spider.name!r} has no model worker"
+            )
         self.spider = spider
+        self.worker = spider.worker
         settings = self.crawler.settings
         self.hosts = HostPoliteness(
             slots=self.crawler.engine.downloader.slots,
@@ -127,7 +147,8 @@ class FocusedScheduler:
             self.wakeup.cancel()
         self.stats.set_value("focused/frontier/unfinished", len(self.outstanding))  # 0 when a crawl ran out
         self._save()
-        self.frontier.close()
+        if self.shared:
+            self.shared.close()
         return self.df.close(reason)
 
     def has_pending_requests(self) -> bool:
@@ -135,7 +156,7 @@ class FocusedScheduler:
 
     def enqueue_request(self, request: Request) -> bool:
         admitted = self._admit(request)
-        replaced = request.meta.get("focused", {}).get("seq")  # a redirect or retry of a handed-out request
+        replaced = seq_of(request)  # a redirect or retry of a handed-out request
         if replaced is not None:
             self._finished(replaced)  # after its successor is journaled, whether admitted or not
         return admitted
@@ -171,7 +192,7 @@ class FocusedScheduler:
             host, record = got
             if not self.hosts.allowed(host, record.url, self.user_agent):
                 self.stats.inc_value("focused/robots/forbidden")
-                self.frontier.release(host, 0.0, record.seq)
+                self._release(host, 0.0, record.seq)
                 self._finished(record.seq)
                 continue
             request = self.codec.to_request(record, self.spider)
@@ -188,17 +209,16 @@ class FocusedScheduler:
     # --- re-scoring -------------------------------------------------------------
     def _maybe_rescore(self) -> None:
         """When the strategy's models changed, re-score a batch of the frontier on the model thread."""
-        strategy = getattr(self.spider, "strategy", None)
-        version = getattr(strategy, "version", 0)
+        version = self.worker.strategy.version
         if self.rescoring or version == self.scored_version or not len(self.frontier):
             return
         self.rescoring = True
         batch = self.frontier.sample(self.rescore_limit)
-        done = getattr(self.spider, "worker").call(self._rescore, strategy, batch)  # the spider's (issue 15)
+        done = self.worker.call(self._rescore, batch)
         done.add_done_callback(lambda outcome: self._rescored(outcome, version, batch))
 
-    def _rescore(self, strategy: Any, batch: list[Record]) -> dict[int, tuple[float, tuple]]:
-        scored = strategy.rescore([self.codec.link_info(record) for record in batch])
+    def _rescore(self, batch: list[Record]) -> dict[int, tuple[float, tuple]]:
+        scored = self.worker.strategy.rescore([self.codec.link_info(record) for record in batch])
         return {record.seq: (-s.score, self.codec.pack(s.signals)) for record, s in zip(batch, scored)}
 
     def _rescored(self, outcome: Any, version: int, batch: list[Record]) -> None:
@@ -214,16 +234,16 @@ class FocusedScheduler:
     def _park(self, now: float) -> tuple[str, Any] | None:
         """Nothing to hand out now: let the downloader hold one request of the best resting
         host, so the crawl wakes up when its delay ends instead of at the next heartbeat."""
-        if self.parked_until > now:
+        if self.resting is None or self.parked_until > now:
             return None
-        host = self.frontier.best_resting(self.hosts.wait)
+        host = self.resting.best_resting(self.hosts.wait)
         if host is None:
             return None
         if host in self.hosts.failures or (seconds := self.hosts.wait(host)[0]) > MAX_PARK:
             return None  # a failing host's back-off may grow while its request waits: never park one
         self.parked_until = now + seconds
         self.stats.inc_value("focused/frontier/parked")
-        return host, self.frontier.take(host)
+        return host, self.resting.take(host)
 
     def _look_again(self, now: float) -> None:
         """Have the engine ask again when the frontier may next have something to hand out (the
@@ -268,7 +288,7 @@ class FocusedScheduler:
     def _left(self, request: Request) -> None:
         host = _host(request)
         self.hosts.finished(host)
-        self.frontier.release(host, self.hosts.delay(host), request.meta.get("focused", {}).get("seq"))
+        self._release(host, self.hosts.delay(host), seq_of(request))
 
     def _downloaded(self, response: Response, request: Request) -> None:
         latency = request.meta.get("download_latency")
@@ -291,13 +311,13 @@ class FocusedScheduler:
     # (a redirect or a retry, in enqueue_request once its successor is journaled; robots.txt, in next_request)
     def _answered(self, response: Response, **_: Any) -> None:
         """Its item was written, dropped or failed in the pipeline, its callback failed, or the spider skipped it."""
-        self._finished(response.meta.get("focused", {}).get("seq"))
+        self._finished(seq_of(response))
 
     def _request_failed(self, request: Request) -> None:
         """No response: a download error, an HTTP error status, or a middleware dropped it before download."""
-        seq = request.meta.get("focused", {}).get("seq")
+        seq = seq_of(request)
         if self.hosts.dropped(_host(request), id(request)):
-            self.frontier.release(_host(request), 0.0, seq)
+            self._release(_host(request), 0.0, seq)
         self._finished(seq)
 
     def _finished(self, seq: int | None) -> None:
@@ -307,13 +327,19 @@ class FocusedScheduler:
         self.outstanding.discard(seq)
         if self.jobstate:
             self.jobstate.finished(seq)
-        self.frontier.finished(seq)
+        if self.shared:
+            self.shared.finished(seq)
+
+    def _release(self, host: str, delay: float, seq: int | None) -> None:
+        """A request of `host` ended: a frontier that rests its hosts itself looks at the host again."""
+        if self.resting:
+            self.resting.release(host, delay, seq)
 
     # --- JOBDIR persistence ---------------------------------------------------
     def _save(self) -> None:
-        if self.jobstate is None:
+        if self.jobstate is None or self.persistent is None:
             return
-        records = list(self.frontier.records())
+        records = list(self.persistent.records())
         path = self.jobstate.save(self.seq, records, self.admitted, self.hosts.dead)
         logger.info("Saved %d queued URLs to %s", len(records), path)
 

@@ -20,6 +20,7 @@ import numpy as np
 
 from focused.audit import Auditor
 from focused.credibility import Reading, credible, new_content
+from focused.evidence import LinkEvidence
 from focused.extract import Link
 from focused.strategies.base import ParentPage, Scored, Strategy
 
@@ -34,7 +35,7 @@ class PageJob:
     title: str
     text: str
     links: list[Link]
-    info: dict[str, Any] = field(default_factory=dict)  # the request's meta["focused"]
+    info: LinkEvidence = field(default_factory=LinkEvidence)  # the evidence of the link that led here
     duplicate: bool = False
     stuffed: bool = False  # keyword stuffing (focused.spam): judged irrelevant whatever the classifier says
     plausibility: float = 1.0  # content within the range of the user's examples (focused.credibility)
@@ -91,7 +92,7 @@ class ModelWorker:
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(self.auditing, self.auditor.verdict, job.title, job.text, result.classifier)
 
-    def dead_end(self, url: str, info: dict[str, Any]) -> None:
+    def dead_end(self, url: str, info: LinkEvidence) -> None:
         """Tell the strategy, on the worker thread, that a link gave no page. Nobody awaits this, so a
         failure is logged and counted here rather than lost."""
         self.call(self.strategy.dead_end, url, info).add_done_callback(lambda done: self._unlearned(url, done))

@@ -27,6 +27,7 @@ from focused.addon import FocusedSettings, require
 from focused.audit import Auditor
 from focused.classifier import ClassifierError, PageClassifier, card_path, load_auditor, load_classifier
 from focused.credibility import Envelope, NoveltyIndex, content_features, topic_words
+from focused.evidence import META_KEY, LinkEvidence, evidence
 from focused.extract import Link, Page, extract, is_html, looks_binary
 from focused.hosthealth import failed_request, failure_reason
 from focused.items import PageItem
@@ -178,7 +179,7 @@ class FocusedSpider(FocusedSettings):
         self.crawler.stats.set_value("focused/estimate/source", self.estimate_source)
         for url in self.profile.seeds:
             seed = self.strategy.seed(url)
-            yield scrapy.Request(url, meta={"focused": {"score": seed.score, "signals": seed.signals}})
+            yield scrapy.Request(url, meta={META_KEY: LinkEvidence(score=seed.score, signals=seed.signals)})
 
     async def parse(self, response: Response) -> AsyncIterator[Any]:
         stats = self.crawler.stats
@@ -199,12 +200,12 @@ class FocusedSpider(FocusedSettings):
             stats.inc_value(f"focused/dropped/{reason}", count)
         if self.render_detect and not response.meta.get(RENDER) and looks_like_app_shell(response, page):
             stats.inc_value("focused/render/app_shells")
-            meta = {"focused": response.meta.get("focused", {}), "depth": response.meta.get("depth", 0), RENDER: True}
+            meta = {META_KEY: evidence(response), "depth": response.meta.get("depth", 0), RENDER: True}
             yield scrapy.Request(response.url, meta=meta, dont_filter=True, errback=self.failed)
             return
         duplicate_of = self.neardup.duplicate_of(page.url, page.text)
         links = self._in_scope(page.links)
-        info = response.meta.get("focused", {})
+        info = evidence(response)
         stuffed = is_stuffed(page.text, self.min_word_diversity)
         plausibility = (
             self.envelope.plausibility(content_features(page.title, page.text, self.topic_words))
@@ -237,15 +238,15 @@ class FocusedSpider(FocusedSettings):
         stats.inc_value("focused/keyword_stuffed", int(stuffed))
         stats.inc_value("focused/implausible", int(plausibility < 0.5))
         for link, scored in zip(links, result.scored):
-            meta = {
-                "score": scored.score,
-                "anchor": link.anchor,
-                "context": link.context,
-                "parent_url": page.url,
-                "parent_relevance": 0.0 if duplicate_of else result.relevance,
-                "signals": scored.signals,
-            }
-            yield scrapy.Request(link.url, meta={"focused": meta})
+            found = LinkEvidence(
+                score=scored.score,
+                anchor=link.anchor,
+                context=link.context,
+                parent_url=page.url,
+                parent_relevance=0.0 if duplicate_of else result.relevance,
+                signals=scored.signals,
+            )
+            yield scrapy.Request(link.url, meta={META_KEY: found})
         audited = await self._audit(job, result)
         # The item last: once it is written, its links are in the frontier (and in a JOBDIR's journal).
         yield self._item(response, page, result, duplicate_of, len(links), job, audited)
@@ -284,7 +285,7 @@ class FocusedSpider(FocusedSettings):
         """The server answered with nothing to read: a learning strategy should stop spending fetches on links
         like this one (a 404 costs a fetch as a page does)."""
         self.crawler.stats.inc_value("focused/dead_ends")
-        self.worker.dead_end(request.url, request.meta.get("focused", {}))
+        self.worker.dead_end(request.url, evidence(request))
 
     def _resume_strategy(self) -> None:
         """Keep the strategy in spider.state, so a JOBDIR resume goes on with what it learned."""
@@ -314,7 +315,7 @@ class FocusedSpider(FocusedSettings):
         job: PageJob,
         audited: bool | None,
     ) -> PageItem:
-        info = response.meta.get("focused", {})
+        info = evidence(response)
         return PageItem(
             url=response.url,
             fetched_at=datetime.now(UTC).isoformat(timespec="milliseconds"),

@@ -7,14 +7,17 @@ and storage); the frontier and the politeness rules decide what is fetched when.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from scrapy.utils.misc import build_from_crawler, load_object
+
+from focused.evidence import LinkEvidence
 
 if TYPE_CHECKING:
     from typing import Self
 
     from scrapy.crawler import Crawler
+    from scrapy.settings import BaseSettings
 
     from focused.extract import Link
     from focused.profile import Profile
@@ -32,7 +35,7 @@ class ParentPage:
     redirects: tuple[str, ...] = ()  # URLs that redirected here: fetches spent on their hosts too
     credibility: float = 1.0  # how far to believe what the page says about its links (focused/credibility.py)
     signals: dict[str, float] = field(default_factory=dict)  # contributions that scored the page itself
-    info: dict[str, Any] = field(default_factory=dict)  # the evidence of the link that led here (meta["focused"])
+    info: LinkEvidence = field(default_factory=LinkEvidence)  # the evidence of the link that led here
 
 
 @dataclass(frozen=True)
@@ -42,9 +45,13 @@ class Scored:
 
 
 class Strategy:
-    name = "base"
+    """Everything the spider, the model worker and the scheduler ask of a strategy; a strategy whose scores
+    change as the crawl learns bumps `version`, and the scheduler then has queued links scored again."""
 
-    def __init__(self, profile: Profile, settings: Any):
+    name = "base"
+    version = 0  # bumped when queued links' scores should change: the scheduler then calls rescore
+
+    def __init__(self, profile: Profile, settings: BaseSettings):
         self.profile = profile
 
     @classmethod
@@ -59,9 +66,14 @@ class Strategy:
         """Scores for the links found on a fetched page (a learning strategy learns from the page first)."""
         raise NotImplementedError
 
-    def dead_end(self, url: str, info: dict[str, Any]) -> None:
+    def rescore(self, infos: list[LinkEvidence]) -> list[Scored]:
+        """Scores for queued links (each with its `url`) from what is known now; called only once `version`
+        was bumped, so a strategy that never bumps it need not answer."""
+        raise NotImplementedError
+
+    def dead_end(self, url: str, info: LinkEvidence) -> None:
         """A link whose fetch gave no page to read (an HTTP error, not HTML): a learning strategy learns
-        that links like it waste fetches. `info` is the link's evidence (meta["focused"])."""
+        that links like it waste fetches."""
 
     def outranks(self, url: str, earlier: str) -> bool:
         """Whether the page at `url` is the original of the earlier page it repeats: by default the page read

@@ -15,10 +15,11 @@ FOCUSED_RESCORE_INTERVAL pages and the scheduler re-scores the frontier.
 from __future__ import annotations
 
 import re
-from typing import Any
 
 import numpy as np
+from scrapy.settings import BaseSettings
 
+from focused.evidence import LinkEvidence
 from focused.extract import Link
 from focused.importance import LinkGraph
 from focused.profile import Profile
@@ -29,7 +30,7 @@ from focused.strategies.base import ParentPage, Scored, Strategy
 class Backlink(Strategy):
     name = "backlink"
 
-    def __init__(self, profile: Profile, settings: Any):
+    def __init__(self, profile: Profile, settings: BaseSettings):
         super().__init__(profile, settings)
         self.interval = settings.getint("FOCUSED_RESCORE_INTERVAL")
         self.graph = LinkGraph()
@@ -42,9 +43,9 @@ class Backlink(Strategy):
         self.pages += 1
         if self.pages % self.interval == 0:
             self._update()
-        return self.rescore([{"url": link.url, "anchor": link.anchor, "parent_url": parent.url} for link in links])
+        return self.rescore([LinkEvidence(url=link.url, anchor=link.anchor, parent_url=parent.url) for link in links])
 
-    def rescore(self, infos: list[dict[str, Any]]) -> list[Scored]:
+    def rescore(self, infos: list[LinkEvidence]) -> list[Scored]:
         return [self._scored(info) for info in infos]
 
     def _observe(self, parent: ParentPage) -> None:
@@ -53,7 +54,7 @@ class Backlink(Strategy):
     def _update(self) -> None:
         self.version += 1
 
-    def _scored(self, info: dict[str, Any]) -> Scored:
+    def _scored(self, info: LinkEvidence) -> Scored:
         value = float(self.graph.backlinks(info["url"]))
         return Scored(value, {"backlinks": value})
 
@@ -61,7 +62,7 @@ class Backlink(Strategy):
 class PageRank(Backlink):
     name = "pagerank"
 
-    def __init__(self, profile: Profile, settings: Any):
+    def __init__(self, profile: Profile, settings: BaseSettings):
         super().__init__(profile, settings)
         self.rank = np.zeros(0)
 
@@ -69,7 +70,7 @@ class PageRank(Backlink):
         self.rank = self.graph.pagerank() * len(self.graph)  # 1 is an average page
         super()._update()
 
-    def _scored(self, info: dict[str, Any]) -> Scored:
+    def _scored(self, info: LinkEvidence) -> Scored:
         number = self.graph.nodes.get(info["url"], len(self.rank))
         value = float(self.rank[number]) if number < len(self.rank) else 0.0
         return Scored(value, {"pagerank": value})
@@ -78,7 +79,7 @@ class PageRank(Backlink):
 class HotQueue(Backlink):
     name = "hotqueue"
 
-    def __init__(self, profile: Profile, settings: Any):
+    def __init__(self, profile: Profile, settings: BaseSettings):
         super().__init__(profile, settings)
         self.limit = settings.getint("FOCUSED_HOTQUEUE_DISTANCE")
         words = sorted((re.escape(k.lower()) for k in profile.keywords), key=len, reverse=True)
@@ -89,7 +90,7 @@ class HotQueue(Backlink):
         above = self.distance.get(parent.info.get("parent_url") or "", self.limit)
         self.distance[parent.url] = 0 if parent.relevant else min(above + 1, self.limit)
 
-    def _scored(self, info: dict[str, Any]) -> Scored:
+    def _scored(self, info: LinkEvidence) -> Scored:
         backlinks = float(self.graph.backlinks(info["url"]))
         text = f"{info.get('anchor', '')} {url_words(info['url'])}".lower()
         near = self.distance.get(info.get("parent_url") or "", self.limit) + 1 < self.limit

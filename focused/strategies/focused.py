@@ -87,14 +87,15 @@ Models are updated and the frontier re-scored every FOCUSED_RESCORE_INTERVAL pag
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 import numpy as np
 from scipy import sparse
+from scrapy.settings import BaseSettings
 from sklearn.feature_extraction.text import HashingVectorizer
 from sklearn.linear_model import SGDClassifier
 
 from focused.deadends import PathOutcomes
+from focused.evidence import LinkEvidence
 from focused.extract import Link
 from focused.linkgraph import LAYERS, CrawlGraph
 from focused.profile import Profile
@@ -139,7 +140,7 @@ class SiteOutcomes:
 class Focused(Strategy):
     name = "focused"
 
-    def __init__(self, profile: Profile, settings: Any):
+    def __init__(self, profile: Profile, settings: BaseSettings):
         super().__init__(profile, settings)
         self.weights = settings.getdict("FOCUSED_WEIGHTS")
         self.interval = settings.getint("FOCUSED_RESCORE_INTERVAL")
@@ -154,7 +155,7 @@ class Focused(Strategy):
         self.link_model = SGDClassifier(loss="log_loss", alpha=1e-4, random_state=0)
         self.lead_model: SGDClassifier | None = None  # v(link): the context graph, once paths show both classes
         # links judged since the last batch, with the page each led to (its relevance is the label; None: a dead end)
-        self.pending: list[tuple[dict[str, Any], int | None]] = []
+        self.pending: list[tuple[LinkEvidence, int | None]] = []
         self.outcomes = [0.0, 0.0]  # irrelevant, relevant outcomes learned from (soft labels summed)
         self.sites: dict[str, SiteOutcomes] = {}
         # per fetched page: the features of the link that led to it (a batch at a time; None outside LEAD_WINDOW)
@@ -171,13 +172,13 @@ class Focused(Strategy):
     def score(self, parent: ParentPage, links: list[Link]) -> list[Scored]:
         self._observe(parent, links)
         infos = [
-            {
-                "url": link.url,
-                "anchor": link.anchor,
-                "context": link.context,
-                "parent_url": parent.url,
-                "parent_relevance": parent.relevance,
-            }
+            LinkEvidence(
+                url=link.url,
+                anchor=link.anchor,
+                context=link.context,
+                parent_url=parent.url,
+                parent_relevance=parent.relevance,
+            )
             for link in links
         ]
         if len(self.graph) < self.interval:
@@ -188,7 +189,7 @@ class Focused(Strategy):
             self._learn()
         return scored
 
-    def rescore(self, infos: list[dict[str, Any]]) -> list[Scored]:
+    def rescore(self, infos: list[LinkEvidence]) -> list[Scored]:
         """Scores for links from what is known now."""
         if not infos:
             return []
@@ -287,7 +288,7 @@ class Focused(Strategy):
         self.credibility[number] = 0.0
         return relevant
 
-    def dead_end(self, url: str, info: dict[str, Any]) -> None:
+    def dead_end(self, url: str, info: LinkEvidence) -> None:
         """The fetch found nothing: an irrelevant outcome for the link model and for the site's rate, and a fetch
         spent on the site's allowance; not a page whose content deserved no belief (other sites' broken links
         into a real site must not shrink what its pages may earn)."""
@@ -341,7 +342,7 @@ class Focused(Strategy):
         self.lead_model = SGDClassifier(loss="log_loss", alpha=1e-4, random_state=0).fit(X2, y, sample_weight=weight)
 
     # --- link features ----------------------------------------------------------------
-    def _parents(self, infos: list[dict[str, Any]]) -> list[int]:
+    def _parents(self, infos: list[LinkEvidence]) -> list[int]:
         """Page numbers of the links' parents, looked up once per parent (a page's links share one)."""
         numbers: dict[str | None, int] = {}
         return [
@@ -349,7 +350,7 @@ class Focused(Strategy):
             for url in (info.get("parent_url") for info in infos)
         ]
 
-    def _link_values(self, infos: list[dict[str, Any]], parents: list[int]) -> tuple[np.ndarray, np.ndarray]:
+    def _link_values(self, infos: list[LinkEvidence], parents: list[int]) -> tuple[np.ndarray, np.ndarray]:
         """p(link), the link classifier's (lexical similarity until it has learned enough), and v(link),
         the context graph's (0 until it has)."""
         learned = min(self.outcomes) >= self.warmup
@@ -367,7 +368,7 @@ class Focused(Strategy):
         outcomes = self._site(site_of(host_of(url)))
         return (outcomes.new_relevant + 1) / (outcomes.fetched + 2)
 
-    def _link_matrix(self, infos: list[dict[str, Any]], parents: list[int]) -> sparse.csr_matrix:
+    def _link_matrix(self, infos: list[LinkEvidence], parents: list[int]) -> sparse.csr_matrix:
         """Hashed words of anchor (a:), context (c:) and URL (u:), distance since a relevant
         ancestor (d:), parent relevance, the target host's rate of relevant new pages, and the
         words' similarity to the profile."""
@@ -388,7 +389,7 @@ class Focused(Strategy):
             ]
         ).tocsr()
 
-    def _similarities(self, infos: list[dict[str, Any]]) -> np.ndarray:
+    def _similarities(self, infos: list[LinkEvidence]) -> np.ndarray:
         """Similarity of anchor, context and URL words to the profile (3 × links): evidence that carries over
         to words the link model has not seen yet."""
         return self.similarity.links(

@@ -13,7 +13,7 @@ a few steps away from relevant pages, then gives up on a path.
 
 from __future__ import annotations
 
-from typing import Any
+from scrapy.settings import BaseSettings
 
 from focused.extract import Link
 from focused.profile import Profile
@@ -24,7 +24,7 @@ from focused.strategies.base import ParentPage, Scored, Strategy
 class Lexical(Strategy):
     name = "lexical"
 
-    def __init__(self, profile: Profile, settings: Any):
+    def __init__(self, profile: Profile, settings: BaseSettings):
         super().__init__(profile, settings)
         self.similarity = TopicSimilarity(profile)
         self.decay = settings.getfloat("FOCUSED_LEXICAL_DECAY")
