@@ -28,9 +28,9 @@ from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
 from urllib.request import getproxies
 
-from scrapy.exceptions import IgnoreRequest
 from scrapy.utils.httpobj import urlparse_cached
-from twisted.internet.error import DNSLookupError
+
+from focused.refusals import Refused
 
 if TYPE_CHECKING:
     from typing import Self
@@ -87,10 +87,6 @@ def local_name(name: str) -> bool:
 
 def loopback_name(name: str) -> bool:
     return name.rstrip(".").lower().split(".")[-1] == "localhost"
-
-
-class PrivateAddressRefused(DNSLookupError):
-    """A name resolved to an address the crawl may not reach: to the downloader, a failed lookup."""
 
 
 class AddressPolicy:
@@ -167,4 +163,4 @@ class AddressGuardMiddleware:
                 request.url,
             )
         self.stats.inc_value(f"focused/refused/{reason}")
-        raise IgnoreRequest(f"{reason.replace('_', ' ')} refused: {host}")
+        raise Refused(reason, host)

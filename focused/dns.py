@@ -21,7 +21,8 @@ from scrapy.resolver import CachingThreadedResolver, dnscache
 from twisted.internet import defer
 from twisted.internet.error import DNSLookupError
 
-from focused.addresses import REFUSED_STAT, AddressPolicy, PrivateAddressRefused
+from focused.addresses import REFUSED_STAT, AddressPolicy
+from focused.refusals import PrivateAddressRefused
 
 logger = logging.getLogger(__name__)
 

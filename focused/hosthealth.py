@@ -22,7 +22,9 @@ from scrapy.spidermiddlewares.httperror import HttpError
 from twisted.internet.error import ConnectionRefusedError, DNSLookupError, TCPTimedOutError, TimeoutError
 
 from focused import signals
+from focused.refusals import PrivateAddressRefused, Refused
 from focused.robots import UNREACHABLE
+from focused.scrapyinternals import scrapy_drop_reason
 from focused.urls import host_of
 
 if TYPE_CHECKING:
@@ -33,16 +35,6 @@ if TYPE_CHECKING:
     from scrapy.http import Response
     from twisted.python.failure import Failure
 
-# Why a fetch gave no page, from its error message where the exception type says too little.
-MESSAGE_REASONS = (
-    ("during decompression", "decompression_bomb"),
-    ("max size", "too_large"),
-    ("max redirections", "redirect_loop"),
-    ("robots.txt", "robots"),
-    ("private address", "private_address"),
-    ("private name", "private_name"),
-    ("host given up on", "host_dead"),
-)
 HOPELESS_STATUS = {502}
 FAILURE_STATUS = {500, 502, 503, 504, 522, 524}
 HOPELESS_ERRORS = (CannotResolveHostError, DNSLookupError, TunnelError)
@@ -64,9 +56,9 @@ def failure_reason(exc: BaseException) -> str:
     """The stats bucket of a fetch that gave no page (focused/failed/<reason>)."""
     if isinstance(exc, HttpError):
         return f"http_{exc.response.status}"
-    message = str(exc)
-    reason = next((reason for needle, reason in MESSAGE_REASONS if needle in message), None)
-    return reason or ("ignored" if isinstance(exc, IgnoreRequest) else type(exc).__name__)
+    if isinstance(exc, Refused | PrivateAddressRefused):
+        return exc.reason
+    return scrapy_drop_reason(exc) or ("ignored" if isinstance(exc, IgnoreRequest) else type(exc).__name__)
 
 
 class HostHealthMiddleware:

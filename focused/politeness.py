@@ -2,8 +2,8 @@
 
 Scrapy's downloader enforces a slot's concurrency and delay; this module decides the
 delay (configured delay, robots.txt Crawl-delay, a multiple of the host's recent
-response time, doubled per consecutive failure) and writes it into the slot, so the
-scheduler and the downloader agree. The scheduler asks `wait(host)` before handing a
+response time, doubled per consecutive failure) and writes it into the slot
+(focused.scrapyinternals), so the scheduler and the downloader agree. The scheduler asks `wait(host)` before handing a
 host's request out, so no request queues inside the downloader behind a resting host.
 """
 
@@ -12,7 +12,10 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Callable
 from time import monotonic
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from focused.scrapyinternals import DownloaderSlots
 
 PENDING_TTL = 30.0  # seconds a handed-out request may take to reach the downloader
 LATENCY_SMOOTHING = 0.3  # weight of the newest response time in the moving average
@@ -34,7 +37,7 @@ def polite_delay(
 class HostPoliteness:
     def __init__(
         self,
-        slots: dict[str, Any],
+        slots: DownloaderSlots,
         concurrency: int,
         delay: float,
         latency_factor: float,
@@ -43,7 +46,7 @@ class HostPoliteness:
         clock: Callable[[], float] = monotonic,
         slot_delays: bool = True,
     ):
-        self.slots = slots  # the downloader's slots, keyed by host
+        self.slots = slots
         self.slot_delays = slot_delays  # False in a shared crawl: the shared gate spaces requests instead
         self.concurrency = concurrency
         self.base_delay = delay
@@ -76,11 +79,9 @@ class HostPoliteness:
         """
         now = self.clock()
         pending = self._pending(host, now)
-        slot = self.slots.get(host)
-        active = len(slot.active) if slot is not None else 0
-        if active + pending >= self.concurrency:
+        if self.slots.in_flight(host) + pending >= self.concurrency:
             return self.latency.get(host, 0.0), True
-        last = max(slot.lastseen if slot is not None else 0.0, self.last_handout.get(host, 0.0))
+        last = max(self.slots.answered_at(host), self.last_handout.get(host, 0.0))
         return max(0.0, last + self.delay(host) - now), False
 
     def handed_out(self, host: str, request_id: int) -> None:
@@ -91,9 +92,7 @@ class HostPoliteness:
     def finished(self, host: str) -> None:
         """A response (or failure) arrived: the host's delay counts from now, not from when the
         request started, so a slow answer is never followed at once by the next request."""
-        slot = self.slots.get(host)
-        if slot is not None:
-            slot.lastseen = self.clock()
+        self.slots.mark_answered(host, self.clock())
 
     def dropped(self, host: str, request_id: int) -> bool:
         """True for a handed-out request that ended before reaching the downloader (a middleware
@@ -135,10 +134,7 @@ class HostPoliteness:
 
     def apply(self, host: str) -> None:
         """Write the host's delay into its downloader slot; no jitter may undercut it."""
-        slot = self.slots.get(host)
-        if slot is not None:
-            slot.delay = self.delay(host) if self.slot_delays else 0.0
-            slot.jitter = 0.0
+        self.slots.enforce_delay(host, self.delay(host) if self.slot_delays else 0.0)
 
     def _pending(self, host: str, now: float) -> int:
         entries = self.pending.get(host)

@@ -28,6 +28,7 @@ from focused.frontier import Frontier, FrontierStore, Persistent, Record, Restin
 from focused.jobstate import JobState
 from focused.politeness import HostPoliteness
 from focused.records import RecordCodec
+from focused.scrapyinternals import DownloaderSlots, engine_wakeup
 from focused.sharedhosts import SharedHosts
 
 if TYPE_CHECKING:
@@ -130,7 +131,7 @@ class FocusedScheduler:
         self.worker = spider.worker
         settings = self.crawler.settings
         self.hosts = HostPoliteness(
-            slots=self.crawler.engine.downloader.slots,
+            slots=DownloaderSlots.of(self.crawler.engine.downloader),
             concurrency=settings.getint("CONCURRENT_REQUESTS_PER_DOMAIN"),
             delay=settings.getfloat("DOWNLOAD_DELAY"),
             latency_factor=settings.getfloat("FOCUSED_LATENCY_FACTOR"),
@@ -252,14 +253,14 @@ class FocusedScheduler:
         from twisted.internet import reactor
 
         seconds = self.frontier.next_look(now)
-        slot = getattr(self.crawler.engine, "_slot", None)  # Scrapy's engine keeps its next-request call there
-        if seconds is None or slot is None:
+        wakeup = engine_wakeup(self.crawler.engine)
+        if seconds is None or wakeup is None:
             return
         if self.wakeup is not None and self.wakeup.active():
             if self.wakeup.getTime() <= reactor.seconds() + seconds:
                 return
             self.wakeup.cancel()
-        self.wakeup = reactor.callLater(seconds, slot.nextcall.schedule)
+        self.wakeup = reactor.callLater(seconds, wakeup)
 
     def _connect(self) -> None:
         connect = self.crawler.signals.connect

@@ -28,7 +28,7 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any, cast
 
 from scrapy import signals
-from scrapy.exceptions import IgnoreRequest, NotConfigured
+from scrapy.exceptions import NotConfigured
 from scrapy.http import Response
 from scrapy.utils.asyncio import sleep
 from scrapy.utils.httpobj import urlparse_cached
@@ -36,6 +36,7 @@ from scrapy.utils.httpobj import urlparse_cached
 from focused.distributed import connect, crawl_key, process_name
 from focused.hosthealth import FAILURE_STATUS, HOST_ERRORS
 from focused.politeness import LATENCY_SMOOTHING, polite_delay
+from focused.refusals import Refused
 from focused.robots import is_robots
 from focused.urls import host_of
 
@@ -148,7 +149,7 @@ class SharedHosts:
         args: list[int | str] = [int(delay * 1000), self.concurrency, int(self.claim_timeout * 1000), token, host]
         waited = self._gate(keys=self._keys(host), args=args)
         if waited == -2:
-            raise IgnoreRequest(f"host given up on: {host}")
+            raise Refused("host_dead", host)
         return POLL if waited < 0 else waited / 1000
 
     def finish(self, host: str, token: str, latency: float | None, failed: bool) -> None:

@@ -5,9 +5,12 @@ from __future__ import annotations
 from types import SimpleNamespace
 
 import pytest
+from scrapy import Request
+from scrapy.core.downloader import Slot
 
 from focused.neardup import SimHashIndex, simhash
 from focused.politeness import HostPoliteness
+from focused.scrapyinternals import DownloaderSlots
 from focused.traps import TrapGuard
 
 TEXT = " ".join(f"word{i % 97} topic{i % 13} filler{i % 7}" for i in range(200))
@@ -35,10 +38,17 @@ def test_near_duplicates_are_found_and_different_texts_are_not():
 
 
 def test_host_delay_is_the_largest_of_setting_crawl_delay_and_latency_and_backs_off_on_failure():
-    slot = SimpleNamespace(active=set(), lastseen=100.0, delay=0.0, jitter=0.5)
+    slot = Slot(concurrency=1, delay=0.0, jitter=0.5)
+    slot.lastseen = 100.0
     now = [100.2]
     hosts = HostPoliteness(
-        {"h": slot}, concurrency=1, delay=0.25, latency_factor=2.0, max_delay=10.0, max_failures=3, clock=lambda: now[0]
+        DownloaderSlots({"h": slot}),
+        concurrency=1,
+        delay=0.25,
+        latency_factor=2.0,
+        max_delay=10.0,
+        max_failures=3,
+        clock=lambda: now[0],
     )
     assert hosts.delay("h") == 0.25
     hosts.observe_latency("h", 0.5)
@@ -52,7 +62,7 @@ def test_host_delay_is_the_largest_of_setting_crawl_delay_and_latency_and_backs_
     now[0] = 101.0
     hosts.finished("h")
     assert slot.lastseen == 101.0 and hosts.wait("h") == (2.0, False)  # the delay counts from the answer
-    slot.active.add(object())
+    slot.active.add(Request("http://h/"))
     assert hosts.wait("h")[1]  # at its concurrency limit
     assert not hosts.failed("h") and hosts.delay("h") == 4.0
     assert not hosts.failed("h") and hosts.delay("h") == 8.0
@@ -62,9 +72,14 @@ def test_host_delay_is_the_largest_of_setting_crawl_delay_and_latency_and_backs_
 
 
 def test_a_request_refused_before_the_downloader_frees_its_host_at_once():
-    slot = SimpleNamespace(active=set(), lastseen=0.0, delay=0.0, jitter=0.0)
     hosts = HostPoliteness(
-        {"h": slot}, concurrency=1, delay=0.0, latency_factor=0.0, max_delay=10.0, max_failures=3, clock=lambda: 50.0
+        DownloaderSlots({"h": Slot(concurrency=1, delay=0.0, jitter=0.0)}),
+        concurrency=1,
+        delay=0.0,
+        latency_factor=0.0,
+        max_delay=10.0,
+        max_failures=3,
+        clock=lambda: 50.0,
     )
     hosts.handed_out("h", 1)
     assert hosts.wait("h")[1]  # busy until it reaches the downloader ...
