@@ -4,15 +4,15 @@ VENV := .venv
 
 .PHONY: demo test test-fast lint types benchweb system
 demo: $(VENV)/.installed
-	$(VENV)/bin/python -m focused.demo
+	$(VENV)/bin/python -m testbed.demo
 
 test: $(VENV)/.installed system
 	$(VENV)/bin/python -m pytest -q
 
 # pyflakes-level checks and the formatting (pyproject.toml, [tool.ruff]).
 lint: $(VENV)/.installed
-	$(VENV)/bin/ruff check focused tests benchmarks
-	$(VENV)/bin/ruff format --check focused tests benchmarks
+	$(VENV)/bin/ruff check focused testbed tests benchmarks
+	$(VENV)/bin/ruff format --check focused testbed tests benchmarks
 
 # Type checks of the package (pyproject.toml, [tool.mypy]).
 types: $(VENV)/.installed
@@ -32,8 +32,8 @@ system:
 # apt-get), built into benchweb/. Then: $(VENV)/bin/python -m benchmarks.side_by_side
 benchweb: $(VENV)/.installed
 	apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
-		$$($(VENV)/bin/python -m focused.docsweb packages)
-	$(VENV)/bin/python -m focused.docsweb build --root benchweb
+		$$($(VENV)/bin/python -m testbed.docsweb packages)
+	$(VENV)/bin/python -m testbed.docsweb build --root benchweb
 
 # focused itself (editable) with every extra, at the exact versions of requirements.txt.
 $(VENV)/.installed: requirements.txt pyproject.toml

@@ -15,16 +15,15 @@ same page budget. Rows:
 from __future__ import annotations
 
 import argparse
-import os
 import re
 import subprocess
 import sys
 import tempfile
 from pathlib import Path
 
-from focused.demo import start_local_web
-from focused.evaluation import harvest_rate
-from focused.localweb.web import LocalWeb
+from focused.evaluation.metrics import harvest_rate
+from testbed.harness import crawl_command, crawl_env, start_web
+from testbed.localweb.web import LocalWeb
 
 ROOT = Path(__file__).resolve().parents[1]
 LOOPBACK = {
@@ -37,7 +36,7 @@ LOOPBACK = {
 }
 # The scheduler alone, with Scrapy's politeness (no adaptive delay, no patience): its own cost.
 FOCUSED_SCHEDULER = {
-    "SCHEDULER": "focused.scheduler.FocusedScheduler",
+    "SCHEDULER": "focused.frontier.scheduler.FocusedScheduler",
     "FOCUSED_LATENCY_FACTOR": 0,
     "FOCUSED_MAX_DELAY": 60,
     "FOCUSED_HOST_MAX_FAILURES": 5,
@@ -49,7 +48,7 @@ def crawl(command: list[str], settings: dict, proxy: str, cwd: Path, out: Path) 
     log = out.with_suffix(".log")
     for key, value in settings.items():
         command += ["-s", f"{key}={value}"]
-    env = {**os.environ, "http_proxy": proxy, "PYTHONPATH": str(ROOT)}
+    env = {**crawl_env(proxy), "PYTHONPATH": str(ROOT)}
     subprocess.run(command + ["-s", f"LOG_FILE={log}", "-O", f"{out}:jsonl"], cwd=cwd, env=env, check=True)
     text = log.read_text()
     responses = float(re.search(r"'response_received_count': (\d+)", text)[1])
@@ -66,21 +65,21 @@ def main() -> None:
     relevant = LocalWeb().relevant_urls()
     outside = Path(tempfile.mkdtemp(prefix="focused-bench-"))  # no scrapy.cfg: Scrapy's defaults
     plain = [sys.executable, "-m", "scrapy", "runspider", str(ROOT / "benchmarks" / "plain_spider.py")]
-    focused = [sys.executable, "-m", "scrapy", "crawl", "focused", "-a", f"profile={ROOT / 'profiles' / 'sql.toml'}"]
+    profile = ROOT / "profiles" / "sql.toml"
     runs = [
         ("plain CrawlSpider, Scrapy scheduler", plain, budget, outside),
         ("plain CrawlSpider, FocusedScheduler", plain, {**budget, **FOCUSED_SCHEDULER}, outside),
-        ("focused spider, bfs", focused + ["-a", "strategy=bfs"], budget, ROOT),
+        ("focused spider, bfs", crawl_command(profile, "bfs"), budget, ROOT),
         (
             "focused spider, lexical, patience 0",
-            focused + ["-a", "strategy=lexical"],
+            crawl_command(profile, "lexical"),
             {**budget, "FOCUSED_PATIENCE": 0},
             ROOT,
         ),
-        ("focused spider, lexical (defaults)", focused + ["-a", "strategy=lexical"], budget, ROOT),
-        ("focused spider, focused (defaults)", focused + ["-a", "strategy=focused"], budget, ROOT),
+        ("focused spider, lexical (defaults)", crawl_command(profile, "lexical"), budget, ROOT),
+        ("focused spider, focused (defaults)", crawl_command(profile, "focused"), budget, ROOT),
     ]
-    server, proxy = start_local_web(outside / "access.jsonl")
+    server, proxy = start_web(outside / "access.jsonl")
     try:
         results = [
             (name, *crawl(cmd, s, proxy, cwd, outside / f"run{i}.jsonl")) for i, (name, cmd, s, cwd) in enumerate(runs)

@@ -29,7 +29,6 @@ import json
 import os
 import re
 import subprocess
-import sys
 import tempfile
 import time
 from dataclasses import dataclass
@@ -37,7 +36,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from focused.demo import start_local_web, start_redis
+from testbed.harness import crawl_command, crawl_env, start_redis, start_web
 
 ROOT = Path(__file__).resolve().parents[1]
 SETTINGS = {
@@ -83,22 +82,8 @@ def requests_sent(log: Path) -> int:
 def crawl_process(
     out: Path, proxy: str, profile: Path, pages: int, redis_url: str | None, patience: bool, delay: float
 ) -> subprocess.Popen:
-    command = [
-        sys.executable,
-        "-m",
-        "scrapy",
-        "crawl",
-        "focused",
-        "-a",
-        f"profile={profile}",
-        "-a",
-        "strategy=lexical",
-        "-O",
-        f"{out}:jsonl",
-        "-s",
-        f"LOG_FILE={out.with_suffix('.log')}",
-    ]
     settings = {
+        "LOG_FILE": out.with_suffix(".log"),
         **SETTINGS,
         "DOWNLOAD_DELAY": delay,
         "CLOSESPIDER_PAGECOUNT": pages,
@@ -106,9 +91,9 @@ def crawl_process(
     }
     if redis_url:
         settings |= {"FOCUSED_REDIS_URL": redis_url, "FOCUSED_REDIS_KEY": f"bench:{out.parent}"}
-    for key, value in settings.items():
-        command += ["-s", f"{key}={value}"]
-    return subprocess.Popen(command, cwd=ROOT, env={**os.environ, "http_proxy": proxy, "https_proxy": proxy})
+    return subprocess.Popen(
+        crawl_command(profile, "lexical", out, settings), cwd=ROOT, env=crawl_env(proxy, https=True)
+    )
 
 
 def measure(
@@ -168,12 +153,10 @@ def main() -> None:
         work = Path(tmp)
         log = work / "access.jsonl"
         if args.web:
-            web, proxy = start_local_web(
-                log, "focused.docsweb", "--root", str(args.web), "--latency", str(args.latency)
-            )
+            web, proxy = start_web(log, "testbed.docsweb", "--root", str(args.web), "--latency", str(args.latency))
             profile, web_name = args.web / "profiles" / f"{args.topic}.toml", f"the benchmark web ({args.topic})"
         else:
-            web, proxy = start_local_web(log, "focused.localweb", "--latency", str(args.latency))
+            web, proxy = start_web(log, "testbed.localweb", "--latency", str(args.latency))
             profile, web_name = ROOT / "profiles" / "sql.toml", "the local web"
         redis, redis_url = start_redis(work)
         common = (log, proxy, profile, args.pages)

@@ -3,7 +3,7 @@
     python -m benchmarks.frontier [--sizes 10000 100000 1000000]
 
 Ours: Requests from the spider become compact records in per-host heaps
-(focused.frontier); pops go through the politeness-aware path and rebuild a Request.
+(focused.frontier.queues); pops go through the politeness-aware path and rebuild a Request.
 Baseline: Scrapy's ScrapyPriorityQueue over FIFO memory queues, which keeps every
 Request object (and takes integer priorities). Memory is what the queue retains per
 URL, strings included, traced with tracemalloc in a separate pass.
@@ -24,8 +24,8 @@ from scrapy.pqueues import ScrapyPriorityQueue
 from scrapy.squeues import FifoMemoryQueue
 from scrapy.utils.test import get_crawler
 
-from focused.frontier import Frontier
-from focused.records import RecordCodec
+from focused.frontier.queues import Frontier
+from focused.frontier.records import RecordCodec
 
 HOSTS = 2000
 WORDS = "sql database query index schema table join recipe flour goal league planet orbit travel hotel".split()

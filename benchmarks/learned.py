@@ -12,16 +12,16 @@ against the web's ground truth.
 from __future__ import annotations
 
 import argparse
-import os
 import re
 import subprocess
 import sys
 import tempfile
 from pathlib import Path
 
-from focused.demo import LOOPBACK, start_local_web
-from focused.evaluation import harvest_rate
-from focused.localweb.web import LocalWeb
+from focused.evaluation.metrics import harvest_rate
+from testbed.demo import LOOPBACK
+from testbed.harness import crawl_command, crawl_env, start_web
+from testbed.localweb.web import LocalWeb
 
 ROOT = Path(__file__).resolve().parents[1]
 PROFILE = ROOT / "profiles" / "sql.toml"
@@ -35,21 +35,8 @@ def train(model: str, output: Path) -> None:
 
 def crawl(strategy: str, models: Path, extra: dict, pages: int, proxy: str, out: Path) -> dict[str, float | list[str]]:
     log = out.with_suffix(".log")
-    command = [
-        sys.executable,
-        "-m",
-        "scrapy",
-        "crawl",
-        "focused",
-        "-a",
-        f"profile={PROFILE}",
-        "-a",
-        f"strategy={strategy}",
-    ]
     settings = {**LOOPBACK, "FOCUSED_CLASSIFIERS_DIR": models, "CLOSESPIDER_PAGECOUNT": pages, "LOG_FILE": log, **extra}
-    for key, value in settings.items():
-        command += ["-s", f"{key}={value}"]
-    subprocess.run(command + ["-O", f"{out}:jsonl"], cwd=ROOT, env={**os.environ, "http_proxy": proxy}, check=True)
+    subprocess.run(crawl_command(PROFILE, strategy, out, settings), cwd=ROOT, env=crawl_env(proxy), check=True)
     text = log.read_text()
 
     def stat(name: str) -> float:
@@ -80,7 +67,7 @@ def main() -> None:
         ("focused, TF-IDF, patience 0", "focused", "tfidf", {"FOCUSED_PATIENCE": 0}),
         ("focused, MiniLM", "focused", "embedding", {}),
     ]
-    server, proxy = start_local_web(work / "access.jsonl")
+    server, proxy = start_web(work / "access.jsonl")
     try:
         results = [
             (name, crawl(s, work / m, extra, args.pages, proxy, work / f"{i}.jsonl"))

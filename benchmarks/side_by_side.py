@@ -1,6 +1,6 @@
 """Cho et al.'s orderings, lexical and focused side by side on the benchmark web of real documents.
 
-    make benchweb                      # once: Debian doc packages + python -m focused.docsweb build
+    make benchweb                      # once: Debian doc packages + python -m testbed.docsweb build
     python -m benchmarks.side_by_side [--root benchweb] [--pages 1000] [--runs 1] [--tag NAME -s SETTING=VALUE]
 
 For each topic of the benchmark web: trains the topic's classifier (TF-IDF; its auditor, MiniLM) from its few
@@ -10,21 +10,20 @@ summary.json in ROOT/results/TOPIC/, TOPIC-N with several runs; under ROOT/varia
 --tag, so that a variant, such as one signal switched off by -s, runs beside the defaults) and prints one table: harvest rate and recall at
 several budgets, pages/s, the share of pages on hazard hosts, the crawl's own harvest estimate
 beside the labels' verdict, and the ideal crawler's numbers. Held-out topics come first
-(focused/docsweb/topics.py: the strategy may be tuned on the TUNING topics only).
+(testbed/docsweb/topics.py: the strategy may be tuned on the TUNING topics only).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
-import os
 import subprocess
 import sys
 from pathlib import Path
 
-from focused.demo import start_local_web
-from focused.docsweb.topics import HELD_OUT, TUNING
-from focused.docsweb.web import on_hazard
+from testbed.docsweb.topics import HELD_OUT, TUNING
+from testbed.docsweb.web import on_hazard
+from testbed.harness import crawl_command, crawl_env, start_web
 
 ROOT = Path(__file__).resolve().parents[1]
 STRATEGIES = ("bfs", "backlink", "pagerank", "hotqueue", "lexical", "focused")
@@ -66,11 +65,9 @@ def crawl(
         "LOG_FILE": path.with_suffix(".log"),
         **dict(item.split("=", 1) for item in extra),
     }
-    command = ["crawl", "focused", "-a", f"profile={root / 'profiles' / f'{topic}.toml'}", "-a", f"strategy={strategy}"]
-    for key, value in settings.items():
-        command += ["-s", f"{key}={value}"]
     path.with_suffix(".log").unlink(missing_ok=True)
-    run(command + ["-O", f"{path}:jsonl"], env={**os.environ, "http_proxy": proxy})
+    command = crawl_command(root / "profiles" / f"{topic}.toml", strategy, path, settings)
+    subprocess.run(command, cwd=ROOT, env=crawl_env(proxy), check=True)
     return path
 
 
@@ -178,7 +175,7 @@ def main() -> None:
         sys.exit(f"no benchmark web in {root}: run `make benchweb` first")
     out = root / "variants" / args.tag if args.tag else root
     out.mkdir(parents=True, exist_ok=True)
-    server, proxy = start_local_web(out / "access.jsonl", "focused.docsweb", "--root", str(root))
+    server, proxy = start_web(out / "access.jsonl", "testbed.docsweb", "--root", str(root))
     tables = []
     try:
         for topic in args.topics.split(","):
@@ -208,7 +205,7 @@ def main() -> None:
     print("\n".join(tables))
     print(
         "\nH@K: harvest rate of the first K pages; est.: the crawl's own estimate of its harvest (its auditor's share "
-        "of a sample of pages judged relevant: focused/audit.py); R@K: recall of the topic's labeled pages; hazard: share of pages on hazard hosts; "
+        "of a sample of pages judged relevant: focused/relevance/audit.py); R@K: recall of the topic's labeled pages; hazard: share of pages on hazard hosts; "
         "P_ST(PR)@500: share of the top-10% PageRank pages fetched by 500."
     )
 

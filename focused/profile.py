@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from focused.urls import BadURL, canonical_url
+from focused.frontier.urls import BadURL, canonical_url
 
 
 class ProfileError(ValueError):
@@ -27,7 +27,7 @@ class Profile:
     negative: tuple[str, ...] = ()
     max_pages: int = 2000
     allowed_domains: tuple[str, ...] = ()
-    render_hosts: tuple[str, ...] = ()  # hosts whose pages are rendered in a browser (focused/rendering.py)
+    render_hosts: tuple[str, ...] = ()  # hosts whose pages are rendered in a browser (focused/fetching/rendering.py)
     relevance_threshold: float = 0.5
     path: Path = field(default=Path("<memory>"), compare=False)
 

@@ -26,26 +26,30 @@ DEPTH_LIMIT = 50  # trap guard: links deeper than this are dropped (depth/reques
 URLLENGTH_LIMIT = 1024  # trap guard (urllength/request_ignored_count)
 AUTOTHROTTLE_ENABLED = False  # the scheduler adapts per-host delays itself
 FEED_EXPORT_ENCODING = "utf-8"
-# Local feeds are written unbuffered, one write per item, so a killed crawl loses no item (focused/feeds.py).
-FEED_STORAGES = {"": "focused.feeds.UnbufferedFileStorage", "file": "focused.feeds.UnbufferedFileStorage"}
+# Local feeds are written unbuffered, one write per item, so a killed crawl loses no item (focused/output/feeds.py).
+FEED_STORAGES = {"": "focused.output.feeds.UnbufferedFileStorage", "file": "focused.output.feeds.UnbufferedFileStorage"}
 LOG_LEVEL = "INFO"
 
 # --- focused's components, plugged in through Scrapy's settings ---
-SCHEDULER = "focused.scheduler.FocusedScheduler"
-REQUEST_FINGERPRINTER_CLASS = "focused.urls.CanonicalFingerprinter"
-TWISTED_DNS_RESOLVER = "focused.dns.CountingCachingResolver"
+SCHEDULER = "focused.frontier.scheduler.FocusedScheduler"
+REQUEST_FINGERPRINTER_CLASS = "focused.frontier.urls.CanonicalFingerprinter"
+TWISTED_DNS_RESOLVER = "focused.fetching.dns.CountingCachingResolver"
 DOWNLOADER_MIDDLEWARES = {
-    "focused.addresses.AddressGuardMiddleware": 50,  # before robots.txt: a refused host gets no request at all
-    "focused.rendering.RenderingMiddleware": 60,
-    "focused.robots.UnreachableRobotsMiddleware": 540,  # after RetryMiddleware: a robots.txt still failing disallows all
-    "focused.hosthealth.HostHealthMiddleware": 555,  # sees failures before RetryMiddleware
+    "focused.fetching.addresses.AddressGuardMiddleware": 50,  # before robots.txt: a refused host gets no request at all
+    "focused.fetching.rendering.RenderingMiddleware": 60,
+    "focused.fetching.robots.UnreachableRobotsMiddleware": 540,  # after RetryMiddleware: a robots.txt still failing disallows all
+    "focused.fetching.hosthealth.HostHealthMiddleware": 555,  # sees failures before RetryMiddleware
     # only with FOCUSED_REDIS_URL: robots.txt once for a shared crawl (its final answer, below the
     # two above); the shared per-host gate, last before the downloader
-    "focused.sharedhosts.SharedRobotsMiddleware": 530,
-    "focused.sharedhosts.SharedPolitenessMiddleware": 900,
+    "focused.frontier.sharedhosts.SharedRobotsMiddleware": 530,
+    "focused.frontier.sharedhosts.SharedPolitenessMiddleware": 900,
 }
-SPIDER_MIDDLEWARES = {"focused.traps.TrapGuardMiddleware": 850}
-EXTENSIONS = {"focused.progress.Progress": 500, "focused.dns.DnsCacheStats": 500, "focused.warc.WarcWriter": 500}
+SPIDER_MIDDLEWARES = {"focused.frontier.traps.TrapGuardMiddleware": 850}
+EXTENSIONS = {
+    "focused.output.progress.Progress": 500,
+    "focused.fetching.dns.DnsCacheStats": 500,
+    "focused.output.warc.WarcWriter": 500,
+}
 
 # --- FOCUSED_ settings ---
 # Strategy name -> class; adding a strategy is one module and one entry here. Without
@@ -53,7 +57,7 @@ EXTENSIONS = {"focused.progress.Progress": 500, "focused.dns.DnsCacheStats": 500
 FOCUSED_STRATEGIES = {
     "bfs": "focused.strategies.bfs.BreadthFirst",
     "lexical": "focused.strategies.lexical.Lexical",
-    "focused": "focused.strategies.focused.Focused",
+    "focused": "focused.strategies.learned.Learned",
     "backlink": "focused.strategies.cho.Backlink",
     "pagerank": "focused.strategies.cho.PageRank",
     "hotqueue": "focused.strategies.cho.HotQueue",
@@ -95,9 +99,9 @@ FOCUSED_ALLOWED_NETWORKS: list[str] = []
 # are not checked either: for an intranet crawl.
 FOCUSED_ALLOWED_NAMES: list[str] = []
 # A WARC file (e.g. crawl.warc.gz: gzipped) to append every fetched response to, as request and
-# response records (focused/warc.py); empty: none.
+# response records (focused/output/warc.py); empty: none.
 FOCUSED_WARC = ""
-# JavaScript rendering (focused/rendering.py; only where it pays): hosts always rendered (a
+# JavaScript rendering (focused/fetching/rendering.py; only where it pays): hosts always rendered (a
 # profile's [crawl] render_hosts adds to them); whether pages that look like script-built app
 # shells are fetched again through the browser; pages rendered per crawl and per host; the browser.
 FOCUSED_RENDER_HOSTS: list[str] = []
@@ -105,31 +109,31 @@ FOCUSED_RENDER_DETECT = False
 FOCUSED_RENDER_BUDGET = 200
 FOCUSED_RENDER_PER_HOST = 50
 FOCUSED_CHROMIUM = "/usr/bin/chromium"
-# One crawl across many processes (focused/distributed.py): the Redis server that holds its
+# One crawl across many processes (focused/frontier/distributed.py): the Redis server that holds its
 # frontier, seen set and item stream (e.g. redis://host:6379/0; empty: a crawl of its own), the
 # key prefix (default focused:<profile name>), and the seconds after which the URLs and host
 # slots of a process that stopped answering go back to the others.
 FOCUSED_REDIS_URL = ""
 FOCUSED_REDIS_KEY = ""
 FOCUSED_REDIS_CLAIM_TIMEOUT = 120.0
-ITEM_PIPELINES = {"focused.distributed.RedisItemStream": 800}  # only with FOCUSED_REDIS_URL
+ITEM_PIPELINES = {"focused.frontier.distributed.RedisItemStream": 800}  # only with FOCUSED_REDIS_URL
 # Words kept on each side of a link as its context.
 FOCUSED_CONTEXT_WORDS = 10
 # Two pages whose text SimHashes differ in at most this many of 64 bits are near-duplicates.
 FOCUSED_NEARDUP_DISTANCE = 3
 # A page whose mean share of distinct words per 100-word window is below this is keyword
-# stuffing (focused/spam.py): relevance 0, its links inherit nothing (focused/keyword_stuffed). 0: off.
+# stuffing (focused/pages/spam.py): relevance 0, its links inherit nothing (focused/keyword_stuffed). 0: off.
 FOCUSED_MIN_WORD_DIVERSITY = 0.2
 # A page whose content statistics (topic-word density, compressibility, share of common words)
 # fall outside the range of the classifier's training examples is uncertain: its probability
 # is halved toward the examples' share of positives for every FOCUSED_OOD_TOLERANCE x the
-# range's width (at least a quarter of its bounds' sum) it lies outside (focused/credibility.py). 0: off.
+# range's width (at least a quarter of its bounds' sum) it lies outside (focused/pages/credibility.py). 0: off.
 FOCUSED_OOD_TOLERANCE = 0.25
 # Seconds between progress lines (0 turns them off).
 FOCUSED_PROGRESS_INTERVAL = 5.0
 # Share of pages, chosen by a hash of the URL, that the auditor (the embedding model trained beside
 # the classifier) judges: the crawl's harvest estimate is its verdicts', not those of the classifier
-# the crawl follows (focused/audit.py). 0: no audit, the classifier's own share judged relevant.
+# the crawl follows (focused/relevance/audit.py). 0: no audit, the classifier's own share judged relevant.
 FOCUSED_AUDIT_SHARE = 0.1
 # Lexical strategy (shark-search): relevance inherited from the parent fades by
 # FOCUSED_LEXICAL_DECAY per link; FOCUSED_LEXICAL_INHERIT is its share of the score, the rest
@@ -137,7 +141,7 @@ FOCUSED_AUDIT_SHARE = 0.1
 FOCUSED_LEXICAL_DECAY = 0.5
 FOCUSED_LEXICAL_INHERIT = 0.3
 FOCUSED_LEXICAL_WEIGHTS = {"anchor": 0.5, "context": 0.2, "url": 0.3}
-# Learned strategy (focused): each signal's weight in the score (see focused/strategies/focused.py;
+# Learned strategy (focused): each signal's weight in the score (see focused/strategies/learned.py;
 # "context_graph" is what a link's page led to, learned from the crawl's paths; "explore" is the bonus
 # of a link into a site not fetched from yet, halved per page fetched there), pages between model
 # updates and frontier re-scoring, at most how many queued URLs one re-scoring touches (the best of
@@ -147,12 +151,12 @@ FOCUSED_WEIGHTS = {"link": 0.45, "parent": 0.15, "context_graph": 0.25, "hub": 0
 FOCUSED_RESCORE_INTERVAL = 50
 FOCUSED_RESCORE_LIMIT = 50000
 FOCUSED_LINK_WARMUP = 10
-# The budget a site (a registrable domain: all its hosts, focused.urls.site_of) earns in the focused
+# The budget a site (a registrable domain: all its hosts, focused.frontier.urls.site_of) earns in the focused
 # strategy: pages it gets to show what it holds, then fetches per credible relevant page it gave;
 # past that, scores into the site fade in proportion.
 FOCUSED_HOST_PROBE = 10
 FOCUSED_HOST_YIELD = 5
-# A site's trust from the seeds (focused/trust.py: a seed's site has 1, a site linked as one of 20
+# A site's trust from the seeds (focused/strategies/trust.py: a seed's site has 1, a site linked as one of 20
 # links from every page of one, 0.04) at which its allowance is whole; below, it shrinks in proportion.
 FOCUSED_TRUST_FLOOR = 0.01
 # Cho et al.'s similarity crawler (hotqueue): a URL fewer than this many links from a relevant

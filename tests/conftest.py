@@ -3,10 +3,8 @@
 from __future__ import annotations
 
 import json
-import os
 import re
 import subprocess
-import sys
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -14,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from focused.demo import start_redis
+from testbed import harness
 
 REPO = Path(__file__).resolve().parents[1]
 # Lanes (markers registered in pyproject.toml): a test that starts a web, a crawl or a Redis server is `e2e` (as is
@@ -58,16 +56,11 @@ class Crawl:
         return float(match[1]) if match else 0.0
 
 
-def start_web(directory: Path, latency: float = 0.0, module: str = "focused.localweb", *options: str) -> WebServer:
+def start_web(directory: Path, latency: float = 0.0, module: str = "testbed.localweb", *options: str) -> WebServer:
     """A web server subprocess (`module` serve) on a free port, logging to directory/access.jsonl."""
     log_path = directory / "access.jsonl"
-    command = [sys.executable, "-m", module, "serve", "--port", "0", "--log", str(log_path), *options]
-    if latency:
-        command += ["--latency", str(latency)]
-    process = subprocess.Popen(command, cwd=REPO, stdout=subprocess.PIPE, text=True)
-    line = process.stdout.readline()
-    port = int(re.search(r"127\.0\.0\.1:(\d+)", line)[1])
-    return WebServer(port, log_path, process)
+    process, proxy = harness.start_web(log_path, module, *options, *(["--latency", str(latency)] if latency else []))
+    return WebServer(int(proxy.rsplit(":", 1)[1]), log_path, process)
 
 
 @pytest.fixture
@@ -80,9 +73,9 @@ def web(tmp_path: Path) -> Iterator[WebServer]:
 
 @pytest.fixture
 def hostile_web(tmp_path: Path) -> Iterator[WebServer]:
-    """The web of broken and hostile answers (focused.localweb.hostile)."""
+    """The web of broken and hostile answers (testbed.localweb.hostile)."""
     (tmp_path / "hostile").mkdir()
-    server = start_web(tmp_path / "hostile", 0.0, "focused.localweb", "--hostile")
+    server = start_web(tmp_path / "hostile", 0.0, "testbed.localweb", "--hostile")
     yield server
     server.process.terminate()
     server.process.wait()
@@ -90,8 +83,8 @@ def hostile_web(tmp_path: Path) -> Iterator[WebServer]:
 
 @pytest.fixture
 def adversarial_web(tmp_path: Path) -> Iterator[WebServer]:
-    """The local web with two link farms (focused.localweb.adversarial)."""
-    server = start_web(tmp_path, 0.0, "focused.localweb", "--adversarial")
+    """The local web with two link farms (testbed.localweb.adversarial)."""
+    server = start_web(tmp_path, 0.0, "testbed.localweb", "--adversarial")
     yield server
     server.process.terminate()
     server.process.wait()
@@ -100,7 +93,7 @@ def adversarial_web(tmp_path: Path) -> Iterator[WebServer]:
 @pytest.fixture
 def redis_url(tmp_path: Path) -> Iterator[str]:
     """A redis-server of the test's own, on a free port."""
-    server, url = start_redis(tmp_path)
+    server, url = harness.start_redis(tmp_path)
     yield url
     server.terminate()
     server.wait()
@@ -134,26 +127,12 @@ def crawl(
     """Run `scrapy crawl focused` as a user would, in its own process, in the Scrapy project at `cwd`; with
     `https`, https URLs go through the proxy too (each through a CONNECT tunnel, which the local web refuses)."""
     output, log = workdir / f"{name}.jsonl", workdir / f"{name}.log"
-    command = [
-        sys.executable,
-        "-m",
-        "scrapy",
-        "crawl",
-        "focused",
-        "-a",
-        f"profile={profile}",
-        "-a",
-        f"strategy={strategy}",
-    ]
-    command += ["-o", f"{output}:jsonl", "-s", f"LOG_FILE={log}"]
-    for key, value in {**FAST, **(settings or {})}.items():
-        command += ["-s", f"{key}={value}"]
-    env = {k: v for k, v in os.environ.items() if k.lower() not in ("http_proxy", "https_proxy", "no_proxy")}
-    if proxy:
-        env["http_proxy"] = proxy
-        if https:
-            env["https_proxy"] = proxy
-    done = subprocess.run(command, cwd=cwd, env=env, timeout=timeout, capture_output=True, text=True)
+    command = harness.crawl_command(
+        profile, strategy, output, {"LOG_FILE": log, **FAST, **(settings or {})}, append=True
+    )
+    done = subprocess.run(
+        command, cwd=cwd, env=harness.crawl_env(proxy, https), timeout=timeout, capture_output=True, text=True
+    )
     items = [json.loads(line) for line in output.read_text().splitlines()] if output.exists() else []
     return Crawl(items, log.read_text() if log.exists() else done.stderr, done.returncode)
 

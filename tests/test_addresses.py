@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from focused.addresses import AddressPolicy
-from focused.localweb.hostile import (
+from focused.fetching.addresses import AddressPolicy
+from testbed.localweb.hostile import (
     GOOD_PAGES,
     HOSTILE,
     LOOPBACK_LITERALS,

@@ -7,9 +7,9 @@ import pytest
 from scrapy.statscollectors import StatsCollector
 from scrapy.utils.test import get_crawler
 
-from focused.audit import Auditor, sampled
-from focused.evaluation import FetchedPage, calibration
-from focused.progress import estimate_basis, harvest_estimate
+from focused.evaluation.metrics import FetchedPage, calibration
+from focused.output.progress import estimate_basis, harvest_estimate
+from focused.relevance.audit import Auditor, sampled
 
 URLS = [f"http://site{i % 7}.example/page/{i}.html" for i in range(20000)]
 

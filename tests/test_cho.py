@@ -5,10 +5,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from focused.extract import Link
-from focused.importance import LinkGraph
+from focused.pages.extract import Link
 from focused.strategies import ParentPage
 from focused.strategies.cho import Backlink, HotQueue, PageRank
+from focused.strategies.importance import LinkGraph
 from tests.test_strategies import PROFILE, SETTINGS
 
 INTERVAL = SETTINGS.getint("FOCUSED_RESCORE_INTERVAL")

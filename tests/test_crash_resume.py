@@ -9,15 +9,14 @@ gap, a repeated one a duplicate.
 from __future__ import annotations
 
 import json
-import os
 import random
 import signal
 import subprocess
-import sys
 import time
 from pathlib import Path
 
-from focused.feeds import written_urls
+from focused.output.feeds import written_urls
+from testbed.harness import crawl_command, crawl_env
 from tests.conftest import FAST, REPO, crawl
 
 STEADY = {
@@ -41,28 +40,9 @@ def steady_profile(tmp_path: Path) -> Path:
 
 
 def start_crawl(profile: Path, proxy: str, jobdir: Path, output: Path, log: Path) -> subprocess.Popen:
-    command = [
-        sys.executable,
-        "-m",
-        "scrapy",
-        "crawl",
-        "focused",
-        "-a",
-        f"profile={profile}",
-        "-a",
-        "strategy=bfs",
-        "-o",
-        f"{output}:jsonl",
-        "-s",
-        f"JOBDIR={jobdir}",
-        "-s",
-        f"LOG_FILE={log}",
-    ]
-    for key, value in STEADY.items():
-        command += ["-s", f"{key}={value}"]
-    env = {k: v for k, v in os.environ.items() if k.lower() not in ("http_proxy", "https_proxy", "no_proxy")}
+    command = crawl_command(profile, "bfs", output, {"JOBDIR": jobdir, "LOG_FILE": log, **STEADY}, append=True)
     return subprocess.Popen(
-        command, cwd=REPO, env={**env, "http_proxy": proxy}, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+        command, cwd=REPO, env=crawl_env(proxy), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
     )
 
 

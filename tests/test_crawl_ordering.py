@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from focused.localweb.web import CRAWL_DELAY, LocalWeb
+from testbed.localweb.web import CRAWL_DELAY, LocalWeb
 
 RELEVANT = LocalWeb().relevant_urls()
 BUDGET = 300

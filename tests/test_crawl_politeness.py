@@ -6,8 +6,8 @@ from collections import defaultdict
 
 import pytest
 
-from focused.localweb.web import CRAWL_DELAY, DEAD, ROBOTS_DISALLOW, STORM
 from focused.settings import FOCUSED_HOST_MAX_FAILURES, USER_AGENT
+from testbed.localweb.web import CRAWL_DELAY, DEAD, ROBOTS_DISALLOW, STORM
 from tests.conftest import Crawl, WebServer, crawl
 
 PER_HOST = 2

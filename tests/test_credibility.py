@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from focused.credibility import (
+from focused.pages.credibility import (
     Envelope,
     NoveltyIndex,
     Reading,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from focused.deadends import PRIOR, PathOutcomes, directories
+from focused.strategies.deadends import PRIOR, PathOutcomes, directories
 
 
 def test_a_url_belongs_to_its_host_and_every_directory_of_its_path():

@@ -5,17 +5,16 @@ process's claimed URLs go back to the others."""
 from __future__ import annotations
 
 import json
-import os
 import pickle
 import signal
 import subprocess
-import sys
 import time
 from pathlib import Path
 
 import pytest
 import redis
 
+from testbed.harness import crawl_command, crawl_env
 from tests.conftest import FAST, REPO, WebServer, start_web
 
 KEY = "focused:test"
@@ -23,22 +22,8 @@ KEY = "focused:test"
 
 def start(name: str, tmp_path: Path, proxy: str, redis_url: str, pages: int, **settings) -> subprocess.Popen:
     """A `scrapy crawl` process of the shared crawl, identified to the server by its User-Agent."""
-    command = [
-        sys.executable,
-        "-m",
-        "scrapy",
-        "crawl",
-        "focused",
-        "-a",
-        f"profile={REPO / 'profiles' / 'sql.toml'}",
-        "-a",
-        "strategy=lexical",
-        "-o",
-        f"{tmp_path / name}.jsonl:jsonl",
-        "-s",
-        f"LOG_FILE={tmp_path / name}.log",
-    ]
     options = {
+        "LOG_FILE": f"{tmp_path / name}.log",
         **FAST,
         "FOCUSED_REDIS_URL": redis_url,
         "FOCUSED_REDIS_KEY": KEY,
@@ -47,10 +32,8 @@ def start(name: str, tmp_path: Path, proxy: str, redis_url: str, pages: int, **s
         "FOCUSED_REDIS_CLAIM_TIMEOUT": 3,
         **settings,
     }
-    for key, value in options.items():
-        command += ["-s", f"{key}={value}"]
-    env = {k: v for k, v in os.environ.items() if k.lower() not in ("http_proxy", "https_proxy", "no_proxy")}
-    return subprocess.Popen(command, cwd=REPO, env={**env, "http_proxy": proxy}, stderr=subprocess.DEVNULL)
+    command = crawl_command(REPO / "profiles" / "sql.toml", "lexical", tmp_path / f"{name}.jsonl", options, append=True)
+    return subprocess.Popen(command, cwd=REPO, env=crawl_env(proxy), stderr=subprocess.DEVNULL)
 
 
 def items(path: Path) -> list[dict]:
@@ -83,7 +66,7 @@ def judge_politeness(web: WebServer, delay: float, per_host: int, victim: str | 
 
 @pytest.mark.parametrize("kill", [False, True], ids=["all-finish", "one-killed"])
 def test_a_shared_crawl_keeps_each_hosts_crawl_delay_across_processes(tmp_path: Path, redis_url: str, kill: bool):
-    web = start_web(tmp_path, 0.0, "focused.localweb", "--crawl-delay", "1")
+    web = start_web(tmp_path, 0.0, "testbed.localweb", "--crawl-delay", "1")
     try:
         settings = {"CONCURRENT_REQUESTS_PER_DOMAIN": 2, "FOCUSED_PATIENCE": 0}
         names = ["p0", "p1", "victim" if kill else "p2"]

@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from focused.docsweb.build import build, discovered_sites
-from focused.docsweb.sites import PublicLinks, Site
-from focused.docsweb.topics import TOPICS
+from testbed.docsweb.build import build, discovered_sites
+from testbed.docsweb.sites import PublicLinks, Site
+from testbed.docsweb.topics import TOPICS
 from tests.conftest import REPO, crawl, start_web
 
 HTTP, TESTING, LOGGING = (next(t for t in TOPICS if t.name == name) for name in ("http", "testing", "logging"))
@@ -141,7 +141,7 @@ def test_a_site_that_two_others_link_to_is_left_for_the_crawl_to_discover():
 
 def test_mini_web_is_served_and_crawled_across_sites_past_its_hazards(mini_web, tmp_path):
     root, _ = mini_web
-    server = start_web(tmp_path, 0.0, "focused.docsweb", "--root", str(root))
+    server = start_web(tmp_path, 0.0, "testbed.docsweb", "--root", str(root))
     try:
         result = crawl(
             tmp_path,
@@ -176,8 +176,8 @@ def test_mini_web_is_served_and_crawled_across_sites_past_its_hazards(mini_web, 
 
 
 def test_aggregators_spread_over_hosts_and_pages_without_end():
-    from focused.docsweb.aggregators import QA, RING, Aggregators, entry_links, serves
-    from focused.docsweb.farms import FarmText
+    from testbed.docsweb.aggregators import QA, RING, Aggregators, entry_links, serves
+    from testbed.docsweb.farms import FarmText
 
     sentences = {
         topic.name: [f"Sentence {i} about {topic.keywords[0]} in real documentation." for i in range(50)]
@@ -202,9 +202,9 @@ def test_aggregators_spread_over_hosts_and_pages_without_end():
 
 
 def test_bought_domains_a_blog_network_on_many_sites_and_an_expired_domain_real_pages_link_to():
-    from focused.docsweb.bought import BLOGS, ENTRY_PAGES, EXPIRED, BoughtDomains, entry_links, links_expired, serves
-    from focused.docsweb.farms import FarmText
-    from focused.urls import site_of
+    from focused.frontier.urls import site_of
+    from testbed.docsweb.bought import BLOGS, ENTRY_PAGES, EXPIRED, BoughtDomains, entry_links, links_expired, serves
+    from testbed.docsweb.farms import FarmText
 
     sentences = {
         topic.name: [
@@ -235,8 +235,8 @@ def test_bought_domains_a_blog_network_on_many_sites_and_an_expired_domain_real_
 
 
 def test_parasites_hide_in_hacked_real_sites_and_behind_a_shop_that_cloaks_its_topical_text():
-    from focused.docsweb.farms import FarmText
-    from focused.docsweb.parasites import (
+    from testbed.docsweb.farms import FarmText
+    from testbed.docsweb.parasites import (
         CLOAKED,
         PARASITE_HOSTS,
         Parasites,
@@ -245,7 +245,7 @@ def test_parasites_hide_in_hacked_real_sites_and_behind_a_shop_that_cloaks_its_t
         parasite_url,
         serves,
     )
-    from focused.docsweb.web import on_hazard
+    from testbed.docsweb.web import on_hazard
 
     sentences = {
         topic.name: [f"The {topic.keywords[0]} setting of example {i} is read at start." for i in range(50)]

@@ -11,9 +11,9 @@ import pytest
 from scrapy.statscollectors import StatsCollector
 from scrapy.utils.test import get_crawler
 
-from focused.evalinputs import EvaluationError, load_crawl, load_labels
-from focused.evaluation import FetchedPage, calibration, ideal_at_budgets, pst, random_at_budgets, summarize
-from focused.progress import harvest_estimate
+from focused.evaluation.inputs import EvaluationError, load_crawl, load_labels
+from focused.evaluation.metrics import FetchedPage, calibration, ideal_at_budgets, pst, random_at_budgets, summarize
+from focused.output.progress import harvest_estimate
 from tests.conftest import REPO
 
 A, B, C, D, E = (f"http://example.org/{name}" for name in "abcde")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from scrapy.http import HtmlResponse, TextResponse
 
-from focused.extract import extract, is_html
+from focused.pages.extract import extract, is_html
 
 HTML = b"""<!doctype html><html><head><title> A  page </title><base href="http://ex.com/docs/"></head>
 <body><article><h1>Indexes</h1><p>One two three four five six seven eight nine ten eleven twelve thirteen

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 
-from focused.frontier import Frontier, Record
+from focused.frontier.queues import Frontier, Record
 
 READY = (0.0, False)
 

@@ -8,10 +8,10 @@ import pytest
 from scrapy import Request
 from scrapy.core.downloader import Slot
 
-from focused.neardup import SimHashIndex, simhash
-from focused.politeness import HostPoliteness
+from focused.frontier.politeness import HostPoliteness
+from focused.frontier.traps import TrapGuard
+from focused.pages.neardup import SimHashIndex, simhash
 from focused.scrapyinternals import DownloaderSlots
-from focused.traps import TrapGuard
 
 TEXT = " ".join(f"word{i % 97} topic{i % 13} filler{i % 7}" for i in range(200))
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from focused.extract import looks_binary
-from focused.localweb.hostile import (
+from focused.pages.extract import looks_binary
+from testbed.localweb.hostile import (
     GARBAGE_ROBOTS,
     GOOD_PAGES,
     HOSTILE,

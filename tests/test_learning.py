@@ -6,11 +6,11 @@ import pytest
 from scrapy.settings import Settings
 
 from focused import settings as project_settings
-from focused.extract import Link
-from focused.linkgraph import CrawlGraph
+from focused.pages.extract import Link
 from focused.profile import Profile
 from focused.strategies import ParentPage
-from focused.strategies.focused import Focused
+from focused.strategies.crawlgraph import CrawlGraph
+from focused.strategies.learned import Learned
 
 PROFILE = Profile("sql", "Relational databases: SQL queries.", ("sql", "query"), ("http://a/",))
 
@@ -55,14 +55,14 @@ def page(url: str, relevance: float, parent_url: str | None = None, duplicate: b
     return ParentPage(url, 1, relevance, relevance >= 0.5, duplicate=duplicate, info=info)
 
 
-def vouched(strategy: Focused, *sites: str) -> Focused:
+def vouched(strategy: Learned, *sites: str) -> Learned:
     """The seed's page links to each site: they are trusted (trust is known from the first page on)."""
     strategy.score(page("http://a/", 0.0), [Link(f"http://{site}/", "", "") for site in sites])
     return strategy
 
 
 def test_the_score_is_the_documented_weighted_sum_of_its_signals():
-    strategy = vouched(Focused(PROFILE, settings()), "s")
+    strategy = vouched(Learned(PROFILE, settings()), "s")
     scored = strategy.score(
         page("http://s/", 0.9), [Link("http://s/sql-query", "SQL query plans", "how a query runs")]
     )[0]
@@ -77,7 +77,7 @@ def test_the_score_is_the_documented_weighted_sum_of_its_signals():
 
 
 def test_a_host_that_gives_no_credible_relevant_pages_fades_once_past_its_allowance():
-    strategy = vouched(Focused(PROFILE, settings(FOCUSED_HOST_PROBE=4, FOCUSED_HOST_YIELD=2)), "farm", "docs")
+    strategy = vouched(Learned(PROFILE, settings(FOCUSED_HOST_PROBE=4, FOCUSED_HOST_YIELD=2)), "farm", "docs")
     link = [Link("http://farm/sql-query", "SQL query plans", "how a query runs")]
     for i in range(8):  # eight pages the classifier half-believes, none credible enough to count
         strategy.score(page(f"http://farm/{i}", 0.45), [])
@@ -97,7 +97,7 @@ def test_a_host_that_gives_no_credible_relevant_pages_fades_once_past_its_allowa
 
 
 def test_a_host_the_seeds_hardly_vouch_for_gets_a_smaller_allowance():
-    strategy = Focused(PROFILE, settings(FOCUSED_RESCORE_INTERVAL=50, FOCUSED_TRUST_FLOOR=0.2))
+    strategy = Learned(PROFILE, settings(FOCUSED_RESCORE_INTERVAL=50, FOCUSED_TRUST_FLOOR=0.2))
     strategy.score(page("http://a/", 0.1), [Link("http://farm/0", "SQL query guide", ""), Link("http://a/1", "", "")])
     for i in range(1, 30):  # the seed's host: one footer link to the farm in 30 pages
         strategy.score(page(f"http://a/{i}", 0.9 if i % 3 else 0.1), [Link(f"http://a/{i + 1}", "", "")])
@@ -111,14 +111,14 @@ def test_a_host_the_seeds_hardly_vouch_for_gets_a_smaller_allowance():
 
 
 def test_a_near_duplicate_promotes_nothing():
-    strategy = Focused(PROFILE, settings())
+    strategy = Learned(PROFILE, settings())
     scored = strategy.score(page("http://m/", 0.0, duplicate=True), [Link("http://m/sql", "SQL", "")])[0]
     assert scored.signals["parent"] == 0
 
 
 def test_the_context_graph_learns_which_links_lead_to_relevant_pages_through_irrelevant_ones():
     """Index pages under /guide/ are not relevant themselves, but their links are; those under /news/ lead nowhere."""
-    strategy = Focused(PROFILE, settings(FOCUSED_RESCORE_INTERVAL=30, FOCUSED_LINK_WARMUP=3))
+    strategy = Learned(PROFILE, settings(FOCUSED_RESCORE_INTERVAL=30, FOCUSED_LINK_WARMUP=3))
     strategy.score(page("http://s/", 0.0), [])
     for i in range(20):
         index = f"http://s/{'guide' if i % 2 == 0 else 'news'}/{i}"
@@ -134,8 +134,8 @@ def test_the_context_graph_learns_which_links_lead_to_relevant_pages_through_irr
 
 
 def test_the_context_graph_keeps_the_link_evidence_of_its_window_only(monkeypatch):
-    monkeypatch.setattr("focused.strategies.focused.LEAD_WINDOW", 25)
-    strategy = Focused(PROFILE, settings(FOCUSED_RESCORE_INTERVAL=10, FOCUSED_LINK_WARMUP=3))
+    monkeypatch.setattr("focused.strategies.learned.LEAD_WINDOW", 25)
+    strategy = Learned(PROFILE, settings(FOCUSED_RESCORE_INTERVAL=10, FOCUSED_LINK_WARMUP=3))
     strategy.score(page("http://s/", 0.0), [])
     for i in range(60):
         strategy.score(
@@ -147,7 +147,7 @@ def test_the_context_graph_keeps_the_link_evidence_of_its_window_only(monkeypatc
 
 
 def test_the_link_classifier_learns_from_outcomes_and_rescoring_uses_it():
-    strategy = Focused(PROFILE, settings(FOCUSED_RESCORE_INTERVAL=20, FOCUSED_LINK_WARMUP=5))
+    strategy = Learned(PROFILE, settings(FOCUSED_RESCORE_INTERVAL=20, FOCUSED_LINK_WARMUP=5))
     strategy.score(page("http://s/", 0.0), [])
     for i in range(40):  # links under /good/ lead to relevant pages, under /bad/ to irrelevant ones
         good = i % 2 == 0
@@ -169,7 +169,7 @@ def test_the_link_classifier_learns_from_outcomes_and_rescoring_uses_it():
 
 
 def test_exploration_goes_to_sites_the_crawl_has_barely_sampled():
-    strategy = vouched(Focused(PROFILE, settings()), "www.known.example", "new.example")
+    strategy = vouched(Learned(PROFILE, settings()), "www.known.example", "new.example")
     for i in range(3):
         strategy.score(page(f"http://www.known.example/{i}", 0.0), [])
     links = [
@@ -185,7 +185,7 @@ def test_exploration_goes_to_sites_the_crawl_has_barely_sampled():
 def test_exploration_is_worth_what_it_has_paid_so_far():
     """The bonus and the probe of a site not yet sampled are an expectation: the share of the sites found beyond the
     seeds' that gave a credible relevant page (1 before any)."""
-    strategy = vouched(Focused(PROFILE, settings()), *(f"s{i}.example" for i in range(4)))
+    strategy = vouched(Learned(PROFILE, settings()), *(f"s{i}.example" for i in range(4)))
     assert strategy.exploration == 1.0
     for i in range(3):  # three barren sites
         strategy.score(page(f"http://s{i}.example/", 0.0), [])
@@ -199,7 +199,7 @@ def test_exploration_is_worth_what_it_has_paid_so_far():
 
 
 def test_links_into_a_directory_of_404s_fade():
-    strategy = vouched(Focused(PROFILE, settings()), "docs")
+    strategy = vouched(Learned(PROFILE, settings()), "docs")
     for i in range(6):
         strategy.score(page(f"http://docs/en/{i}", 0.9), [])
         strategy.dead_end(f"http://docs/fr/{i}", {"parent_url": "http://docs/en/0", "anchor": "", "context": ""})
@@ -212,7 +212,7 @@ def test_links_into_a_directory_of_404s_fade():
 
 
 def test_links_that_gave_no_page_are_learned_as_wasted_fetches():
-    strategy = Focused(PROFILE, settings(FOCUSED_RESCORE_INTERVAL=20, FOCUSED_LINK_WARMUP=5))
+    strategy = Learned(PROFILE, settings(FOCUSED_RESCORE_INTERVAL=20, FOCUSED_LINK_WARMUP=5))
     strategy.score(page("http://s/", 0.0), [])
     for i in range(40):  # every other link with "source" in its URL answered 404; the others were relevant pages
         if i % 2:
@@ -238,7 +238,7 @@ def test_links_that_gave_no_page_are_learned_as_wasted_fetches():
 
 
 def test_a_hub_lifts_its_links_by_their_own_evidence():
-    strategy = Focused(PROFILE, settings(FOCUSED_RESCORE_INTERVAL=4))
+    strategy = Learned(PROFILE, settings(FOCUSED_RESCORE_INTERVAL=4))
     strategy.score(page("http://s/", 0.0), [])
     strategy.score(
         page("http://s/hub", 0.1, parent_url="http://s/"), [Link(f"http://s/{n}", "", "") for n in ("r1", "r2", "x")]
@@ -264,7 +264,7 @@ def test_a_hub_lifts_its_links_by_their_own_evidence():
 
 def test_a_redirect_spends_the_exploration_bonus_of_the_host_that_redirected():
     """Doorway pages redirect into a farm: the doorway host never serves a page of its own, but it has been tried."""
-    strategy = vouched(Focused(PROFILE, settings()), "known", "door", "farm")
+    strategy = vouched(Learned(PROFILE, settings()), "known", "door", "farm")
     strategy.score(page("http://known/0", 0.0), [])
     for i in range(1, 4):
         landed = ParentPage(f"http://farm/{i}", 1, 0.0, False, redirects=(f"http://door/{i}",))
@@ -277,7 +277,7 @@ def test_a_redirect_spends_the_exploration_bonus_of_the_host_that_redirected():
 def test_exploration_and_the_probe_go_as_far_as_trusted_pages_vouch_for_a_site():
     """A site only a low-trust site links to gets a share of the exploration bonus; trust is known from the
     first page on, so a crawl's first batch is not scored blindly."""
-    strategy = Focused(PROFILE, settings(FOCUSED_TRUST_FLOOR=0.2))
+    strategy = Learned(PROFILE, settings(FOCUSED_TRUST_FLOOR=0.2))
     strategy.score(
         page("http://a/", 0.0), [Link("http://blog/", "", "")] + [Link(f"http://a/{i}", "", "") for i in range(9)]
     )
@@ -290,7 +290,7 @@ def test_exploration_and_the_probe_go_as_far_as_trusted_pages_vouch_for_a_site()
 
 def test_a_site_of_implausible_pages_has_its_probe_shrink():
     """A parked domain's keyword listings: each page it shows, believed little, shrinks what it may show next."""
-    strategy = vouched(Focused(PROFILE, settings(FOCUSED_HOST_PROBE=10)), "parked", "docs")
+    strategy = vouched(Learned(PROFILE, settings(FOCUSED_HOST_PROBE=10)), "parked", "docs")
     link = [Link("http://parked/related/9", "sql query", "related searches")]
     for i in range(4):
         (listing,) = strategy.score(ParentPage(f"http://parked/{i}", 1, 0.4, False, credibility=0.05), link)
@@ -304,7 +304,7 @@ def test_a_site_of_implausible_pages_has_its_probe_shrink():
 def test_a_copy_met_before_its_original_gives_its_credit_back():
     """The seed's page links to docs as one of two links and to a mirror as one of many: the mirror's copy,
     read first, is disowned when the original turns up on the more trusted site; never the other way."""
-    strategy = Focused(PROFILE, settings())
+    strategy = Learned(PROFILE, settings())
     strategy.score(
         page("http://a/", 0.0), [Link("http://docs/", "", "")] + [Link(f"http://a/{i}", "", "") for i in range(8)]
     )
@@ -325,7 +325,7 @@ def test_a_copy_met_before_its_original_gives_its_credit_back():
 def test_the_frontier_is_rescored_when_a_sites_allowance_left_halves():
     """Besides every page of the first batch (here: all of them), once more when a site's pages have used up
     half of what it has left: its queued links are not fetched at the scores its first pages gave them."""
-    strategy = vouched(Focused(PROFILE, settings(FOCUSED_HOST_PROBE=4, FOCUSED_RESCORE_INTERVAL=1000)), "farm")
+    strategy = vouched(Learned(PROFILE, settings(FOCUSED_HOST_PROBE=4, FOCUSED_RESCORE_INTERVAL=1000)), "farm")
     steps = []
     for i in range(16):
         version = strategy.version
@@ -336,7 +336,7 @@ def test_the_frontier_is_rescored_when_a_sites_allowance_left_halves():
 
 
 def test_broken_links_into_a_site_spend_its_allowance_without_shrinking_its_belief():
-    strategy = vouched(Focused(PROFILE, settings(FOCUSED_HOST_PROBE=10)), "docs")
+    strategy = vouched(Learned(PROFILE, settings(FOCUSED_HOST_PROBE=10)), "docs")
     strategy.score(page("http://docs/", 0.0), [])
     for i in range(8):  # other sites' links into a path the site no longer has
         strategy.dead_end(f"http://docs/old/{i}", {"parent_url": "http://a/"})

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 import redis
 
-from focused.localweb.hostile import HOSTILE, PRIVATE_LINKS_PAGE
+from testbed.localweb.hostile import HOSTILE, PRIVATE_LINKS_PAGE
 
 KEY = "focused:lifecycle"
 SETTINGS = {"DOWNLOAD_TIMEOUT": 2, "RETRY_TIMES": 0, "FOCUSED_MAX_DELAY": 1, "FOCUSED_REDIS_CLAIM_TIMEOUT": 3}

@@ -12,7 +12,7 @@ import nbformat
 import pytest
 from nbclient import NotebookClient
 
-from focused.localweb.web import LocalWeb
+from testbed.localweb.web import LocalWeb
 from tests.conftest import REPO, crawl
 
 

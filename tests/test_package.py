@@ -63,14 +63,14 @@ def test_a_scrapy_project_enables_focused_with_one_setting(web, tmp_path):
     )
     assert run.returncode == 0, run.log[-2000:]
     assert len(run.items) >= 40 and run.items[0]["strategy"] == "focused"
-    assert "focused.scheduler.FocusedScheduler" in run.log  # the spider brought focused's settings
+    assert "focused.frontier.scheduler.FocusedScheduler" in run.log  # the spider brought focused's settings
     fetched = [entry for entry in web.entries() if entry["path"] != "/robots.txt"]
     assert fetched and {entry["ua"] for entry in web.entries()} == {USER_AGENT}  # and the project's still win
 
     labels = tmp_path / "labels.txt"
     labels.write_text(
         subprocess.run(
-            [sys.executable, "-m", "focused.localweb", "labels"], capture_output=True, text=True, check=True
+            [sys.executable, "-m", "testbed.localweb", "labels"], capture_output=True, text=True, check=True
         ).stdout
     )
     evaluated = scrapy(project, "evaluate", str(tmp_path / "crawl.jsonl"), "--labels", str(labels))

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from focused.profile import ProfileError, load_profile
+from testbed.harness import crawl_command
 from tests.conftest import REPO
 
 GOOD = """
@@ -91,13 +91,7 @@ def test_a_missing_file_is_named(tmp_path):
 @pytest.mark.e2e
 def test_scrapy_crawl_stops_before_starting_with_one_clear_line(tmp_path):
     path = write(tmp_path, GOOD.replace("http://example.org/", "ftp://example.org/"))
-    done = subprocess.run(
-        [sys.executable, "-m", "scrapy", "crawl", "focused", "-a", f"profile={path}"],
-        cwd=REPO,
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
+    done = subprocess.run(crawl_command(path), cwd=REPO, capture_output=True, text=True, timeout=60)
     assert done.returncode == 2
     assert f"focused: {path}: seeds[0]: not a fetchable http(s) URL (scheme/ftp)" in done.stderr
     assert "Traceback" not in done.stderr and "Spider opened" not in done.stderr

@@ -8,8 +8,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from scrapy.http import HtmlResponse
 
-from focused.extract import extract
-from focused.urls import VOLATILE_PARAMS, BadURL, canonical_url
+from focused.frontier.urls import VOLATILE_PARAMS, BadURL, canonical_url
+from focused.pages.extract import extract
 
 LABEL = st.text(alphabet="abcdefghijklmnopqrstuvwxyz0123456789-", min_size=1, max_size=12).filter(
     lambda s: not s.startswith("-") and not s.endswith("-")

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from focused.localweb.hostile import SPA
+from testbed.localweb.hostile import SPA
 
 pytestmark = pytest.mark.browser
 

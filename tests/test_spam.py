@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from focused.docsweb.hazards import BAIT
-from focused.spam import is_stuffed, word_diversity
+from focused.pages.spam import is_stuffed, word_diversity
+from testbed.docsweb.hazards import BAIT
 
 PROSE = (
     "A transaction groups statements so that they take effect together or not at all; the "

@@ -5,7 +5,7 @@ from __future__ import annotations
 from scrapy.settings import Settings
 
 from focused import settings as project_settings
-from focused.extract import Link
+from focused.pages.extract import Link
 from focused.profile import Profile
 from focused.strategies import ParentPage
 from focused.strategies.bfs import BreadthFirst

@@ -9,8 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from focused.classifier import ClassifierError, load_auditor, load_classifier
-from focused.localweb.web import LocalWeb
+from focused.relevance.classifier import ClassifierError, load_auditor, load_classifier
+from testbed.harness import crawl_command
+from testbed.localweb.web import LocalWeb
 from tests.conftest import REPO
 
 
@@ -82,23 +83,8 @@ def test_a_tampered_artifact_is_refused_before_unpickling(tmp_path, name):
     artifact.write_bytes(artifact.read_bytes() + b"\0")
     with pytest.raises(ClassifierError, match="does not match its card"):
         load_auditor(tmp_path / "models", load_classifier(tmp_path / "models", "sql"))
-    done = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "scrapy",
-            "crawl",
-            "focused",
-            "-a",
-            f"profile={profile}",
-            "-s",
-            f"FOCUSED_CLASSIFIERS_DIR={tmp_path / 'models'}",
-        ],
-        cwd=REPO,
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
+    command = crawl_command(profile, settings={"FOCUSED_CLASSIFIERS_DIR": tmp_path / "models"})
+    done = subprocess.run(command, cwd=REPO, capture_output=True, text=True, timeout=60)
     assert done.returncode == 2
     assert "does not match its card" in done.stderr and "refusing to unpickle" in done.stderr
 
@@ -167,22 +153,7 @@ def test_five_examples_and_the_profile_train_a_useful_model(tmp_path):
 
 def test_crawling_without_a_classifier_says_how_to_train_one(tmp_path):
     profile = profile_with(tmp_path, *FOLDERS)
-    done = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "scrapy",
-            "crawl",
-            "focused",
-            "-a",
-            f"profile={profile}",
-            "-s",
-            f"FOCUSED_CLASSIFIERS_DIR={tmp_path / 'none'}",
-        ],
-        cwd=REPO,
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
+    command = crawl_command(profile, settings={"FOCUSED_CLASSIFIERS_DIR": tmp_path / "none"})
+    done = subprocess.run(command, cwd=REPO, capture_output=True, text=True, timeout=60)
     assert done.returncode == 2
     assert f"scrapy train {profile}" in done.stderr and "-a strategy=lexical" in done.stderr

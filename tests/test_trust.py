@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from focused.trust import SiteTrust
+from focused.strategies.trust import SiteTrust
 
 
 def crawl(trust: SiteTrust, pages: list[tuple[str, list[str]]]) -> SiteTrust:

@@ -3,7 +3,7 @@ from __future__ import annotations
 import pytest
 from scrapy import Request
 
-from focused.urls import BadURL, CanonicalFingerprinter, canonical_url, site_of
+from focused.frontier.urls import BadURL, CanonicalFingerprinter, canonical_url, site_of
 
 
 @pytest.mark.parametrize(

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from warcio.archiveiterator import ArchiveIterator
 
-from focused.localweb.web import LocalWeb
+from testbed.localweb.web import LocalWeb
 from tests.conftest import start_web
 
 # The crawl ends by itself (seeds and their links): a CLOSESPIDER_PAGECOUNT cut would race the last
@@ -50,7 +50,7 @@ def test_every_response_is_archived_and_the_archive_replays_the_crawl(web, run_c
     assert dict((url, body) for url, _, body in responses)[page] == LocalWeb().respond(host, path).body
 
     (tmp_path / "replay").mkdir()
-    replay = start_web(tmp_path / "replay", 0.0, "focused.localweb", "--warc", str(warc))
+    replay = start_web(tmp_path / "replay", 0.0, "testbed.localweb", "--warc", str(warc))
     try:
         replayed = run_crawl(replay.proxy, strategy="bfs", settings=STEADY, name="replayed")
     finally:

@@ -10,10 +10,10 @@ from types import SimpleNamespace
 import numpy as np
 import pytest
 
-from focused.extract import Link
+from focused.pages.credibility import Reading
+from focused.pages.extract import Link
+from focused.relevance.worker import ModelWorker, PageJob
 from focused.strategies.base import Scored, Strategy
-from focused.credibility import Reading
-from focused.worker import ModelWorker, PageJob
 
 
 class Stats(Counter):

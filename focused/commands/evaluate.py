@@ -12,16 +12,16 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from typing import Any
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 from scrapy.commands import ScrapyCommand
 from scrapy.exceptions import UsageError
 
-from focused.evalinputs import Crawl, EvaluationError, Labels, check_overlap, load_crawl, load_graph, load_labels
-from focused.evaluation import BUDGETS, pst, summarize
-from focused.importance import importance
+from focused.evaluation.inputs import Crawl, EvaluationError, Labels, check_overlap, load_crawl, load_graph, load_labels
+from focused.evaluation.metrics import BUDGETS, pst, summarize
+from focused.strategies.importance import importance
 
 
 class Command(ScrapyCommand):
@@ -88,7 +88,7 @@ class Command(ScrapyCommand):
         }
         reports = [self._report(crawl, labels, total, budgets, importances, thresholds) for crawl in crawls]
         if opts.out:
-            from focused.plots import plot_curves
+            from focused.evaluation.plots import plot_curves
 
             names = self._names(crawls)
             plot_curves(

@@ -12,7 +12,7 @@ from scrapy.commands import ScrapyCommand
 from scrapy.exceptions import UsageError
 
 if TYPE_CHECKING:
-    from focused.training import Trained
+    from focused.relevance.training import Trained
 
 
 class Command(ScrapyCommand):
@@ -38,7 +38,7 @@ class Command(ScrapyCommand):
         if len(args) != 1:
             raise UsageError("give one profile: scrapy train profiles/NAME.toml")
         from focused.profile import ProfileError, load_profile
-        from focused.training import (
+        from focused.relevance.training import (
             TrainingError,
             example_from,
             local_examples,

@@ -10,7 +10,7 @@ from scrapy.http import Response
 from twisted.python.failure import Failure
 
 from focused.addon import FocusedSettings
-from focused.hosthealth import failed_request
+from focused.fetching.hosthealth import failed_request
 
 
 class ExamplesSpider(FocusedSettings):

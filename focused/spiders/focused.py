@@ -24,21 +24,21 @@ from twisted.python.failure import Failure
 
 from focused import signals as focused_signals
 from focused.addon import FocusedSettings, require
-from focused.audit import Auditor
-from focused.classifier import ClassifierError, PageClassifier, card_path, load_auditor, load_classifier
-from focused.credibility import Envelope, NoveltyIndex, content_features, topic_words
-from focused.evidence import META_KEY, LinkEvidence, evidence
-from focused.extract import Link, Page, extract, is_html, looks_binary
-from focused.hosthealth import failed_request, failure_reason
-from focused.items import PageItem
-from focused.neardup import SimHashIndex
+from focused.fetching.hosthealth import failed_request, failure_reason
+from focused.fetching.rendering import META as RENDER
+from focused.fetching.rendering import enable_rendering, looks_like_app_shell, rendering_wanted
+from focused.frontier.evidence import META_KEY, LinkEvidence, evidence
+from focused.output.items import PageItem
+from focused.pages.credibility import Envelope, NoveltyIndex, content_features, topic_words
+from focused.pages.extract import Link, Page, extract, is_html, looks_binary
+from focused.pages.neardup import SimHashIndex
+from focused.pages.spam import is_stuffed
 from focused.profile import Profile, ProfileError, load_profile
-from focused.relevance import KeywordCoverage
-from focused.rendering import META as RENDER
-from focused.rendering import enable_rendering, looks_like_app_shell, rendering_wanted
-from focused.spam import is_stuffed
+from focused.relevance.audit import Auditor
+from focused.relevance.classifier import ClassifierError, PageClassifier, card_path, load_auditor, load_classifier
+from focused.relevance.similarity import KeywordCoverage
+from focused.relevance.worker import ModelWorker, PageJob, PageResult
 from focused.strategies import load_strategy
-from focused.worker import ModelWorker, PageJob, PageResult
 
 if TYPE_CHECKING:
     from typing import Self
@@ -142,7 +142,7 @@ class FocusedSpider(FocusedSettings):
         classifier: PageClassifier | None,
         judge: PageClassifier | None,
     ) -> Auditor | None:
-        """The judge of the harvest on a sample of pages (focused/audit.py), if the card names one."""
+        """The judge of the harvest on a sample of pages (focused/relevance/audit.py), if the card names one."""
         share = settings.getfloat("FOCUSED_AUDIT_SHARE")
         if classifier is None or share <= 0:
             return None

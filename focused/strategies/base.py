@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 
 from scrapy.utils.misc import build_from_crawler, load_object
 
-from focused.evidence import LinkEvidence
+from focused.frontier.evidence import LinkEvidence
 
 if TYPE_CHECKING:
     from typing import Self
@@ -19,7 +19,7 @@ if TYPE_CHECKING:
     from scrapy.crawler import Crawler
     from scrapy.settings import BaseSettings
 
-    from focused.extract import Link
+    from focused.pages.extract import Link
     from focused.profile import Profile
 
 
@@ -33,7 +33,7 @@ class ParentPage:
     relevant: bool
     duplicate: bool = False
     redirects: tuple[str, ...] = ()  # URLs that redirected here: fetches spent on their hosts too
-    credibility: float = 1.0  # how far to believe what the page says about its links (focused/credibility.py)
+    credibility: float = 1.0  # how far to believe what the page says about its links (focused/pages/credibility.py)
     signals: dict[str, float] = field(default_factory=dict)  # contributions that scored the page itself
     info: LinkEvidence = field(default_factory=LinkEvidence)  # the evidence of the link that led here
 

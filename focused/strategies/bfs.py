@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from focused.extract import Link
+from focused.pages.extract import Link
 from focused.strategies.base import ParentPage, Scored, Strategy
 
 

@@ -19,12 +19,12 @@ import re
 import numpy as np
 from scrapy.settings import BaseSettings
 
-from focused.evidence import LinkEvidence
-from focused.extract import Link
-from focused.importance import LinkGraph
+from focused.frontier.evidence import LinkEvidence
+from focused.pages.extract import Link
 from focused.profile import Profile
-from focused.relevance import url_words
+from focused.relevance.similarity import url_words
 from focused.strategies.base import ParentPage, Scored, Strategy
+from focused.strategies.importance import LinkGraph
 
 
 class Backlink(Strategy):

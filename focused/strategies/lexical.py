@@ -15,9 +15,9 @@ from __future__ import annotations
 
 from scrapy.settings import BaseSettings
 
-from focused.extract import Link
+from focused.pages.extract import Link
 from focused.profile import Profile
-from focused.relevance import TopicSimilarity
+from focused.relevance.similarity import TopicSimilarity
 from focused.strategies.base import ParentPage, Scored, Strategy
 
 

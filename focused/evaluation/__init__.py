@@ -1,0 +1,1 @@
+"""Judging a crawl against labels: harvest, recall, calibration, plots."""

@@ -1,0 +1,1 @@
+"""The fetch side: which hosts may be reached, names resolved, robots.txt read, dead hosts and failures, rendering."""

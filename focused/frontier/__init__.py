@@ -1,0 +1,1 @@
+"""The frontier and its scheduler: records, evidence, per-host politeness, persistence and sharing, traps, URLs."""

@@ -1,0 +1,114 @@
+"""Conversion between Scrapy Requests and the frontier's compact records."""
+
+from __future__ import annotations
+
+from array import array
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from scrapy import Request
+from scrapy.utils.request import request_from_dict
+
+from focused.frontier.evidence import META_KEY, LinkEvidence, evidence
+from focused.frontier.queues import Record
+
+if TYPE_CHECKING:
+    from scrapy import Spider
+    from twisted.python.failure import Failure
+
+LINK_META = frozenset({META_KEY, "depth"})
+
+
+def is_link(request: Request) -> bool:
+    """A plain GET of a discovered link, fully described by a compact record.
+
+    The Referer header that RefererMiddleware adds is allowed when it is the parent page's
+    URL: the record keeps that URL and the header is set again when the request is rebuilt.
+    """
+    headers = request.headers
+    if headers and (len(headers) > 1 or (headers.get(b"Referer") or b"").decode() != _parent(request)):
+        return False
+    return (
+        request.callback is None
+        and request.errback is None
+        and request.method == "GET"
+        and not request.body
+        and not request.cookies
+        and LINK_META.issuperset(request.meta)
+    )
+
+
+def _parent(request: Request) -> str:
+    return evidence(request).get("parent_url") or ""
+
+
+class RecordCodec:
+    """Turns requests into records and back.
+
+    Signal names are one shared tuple; their values are packed as float32 (about 50
+    bytes instead of a dict's 300): plenty of precision to explain an ordering.
+    """
+
+    def __init__(self) -> None:
+        self._names: dict[tuple[str, ...], tuple[str, ...]] = {}
+
+    def to_record(self, request: Request, seq: int, spider: Spider) -> Record:
+        info = evidence(request)
+        score = float(info.get("score", 0.0))
+        depth = int(request.meta.get("depth", 0))
+        return Record(
+            -score,
+            seq,
+            request.url,
+            depth,
+            info.get("anchor", ""),
+            info.get("context", ""),
+            info.get("parent_url"),
+            info.get("parent_relevance"),
+            self.pack(info.get("signals") or {}),
+            None if is_link(request) else request.to_dict(spider=spider),
+        )
+
+    def pack(self, signals: dict[str, float]) -> tuple:
+        if not signals:
+            return ()
+        names = tuple(signals)
+        return self._names.setdefault(names, names), array("f", signals.values()).tobytes()
+
+    @staticmethod
+    def unpack(packed: tuple) -> dict[str, float]:
+        names, values = packed or ((), b"")
+        return dict(zip(names, (round(v, 6) for v in array("f", values))))
+
+    def evidence(self, record: Record) -> LinkEvidence:
+        """What a queued link was scored on; its `seq` names the record (JOBDIR journals when it finishes)."""
+        return LinkEvidence(
+            seq=record.seq,
+            score=record.score,
+            anchor=record.anchor,
+            context=record.context,
+            parent_url=record.parent_url,
+            parent_relevance=record.parent_relevance,
+            signals=self.unpack(record.signals),
+        )
+
+    def link_info(self, record: Record) -> LinkEvidence:
+        """What a strategy needs to score a queued link again."""
+        info = self.evidence(record)
+        info["url"] = record.url
+        return info
+
+    def to_request(self, record: Record, spider: Spider, errback: Callable[[Failure], Any]) -> Request:
+        """The request to fetch, carrying the link's evidence; a failed fetch goes to `errback`."""
+        info = self.evidence(record)
+        if record.request is not None:
+            request = request_from_dict(record.request, spider=spider)
+            request.meta[META_KEY] = info
+            return request
+        headers = {"Referer": record.parent_url} if record.parent_url else None
+        return Request(
+            record.url,
+            headers=headers,
+            meta={META_KEY: info, "depth": record.depth},
+            errback=errback,
+        )

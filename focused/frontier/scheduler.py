@@ -1,0 +1,370 @@
+"""FocusedScheduler: Scrapy's SCHEDULER, best first by float score, polite per host.
+
+Composes the dupefilter (DUPEFILTER_CLASS, fingerprints from REQUEST_FINGERPRINTER_CLASS),
+the frontier (compact per-host queues) and the host politeness table. Requests are
+turned into compact records on the way in and rebuilt on the way out. With JOBDIR, every
+admitted record and finished request is journaled as it happens (focused.frontier.jobstate), so a
+killed crawl resumes without losing its frontier. With FOCUSED_REDIS_URL, the frontier and
+the seen set are shared by every process of the crawl (focused.frontier.distributed).
+"""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+from time import monotonic
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
+
+from scrapy import Request, signals
+from scrapy.utils.httpobj import urlparse_cached
+from scrapy.utils.job import job_dir
+from scrapy.utils.misc import build_from_crawler, load_object
+
+from focused import signals as focused_signals
+from focused.frontier.distributed import RedisDupeFilter, RedisFrontier, connect, crawl_key
+from focused.frontier.evidence import seq_of
+from focused.frontier.jobstate import JobState
+from focused.frontier.politeness import HostPoliteness
+from focused.frontier.queues import Frontier, FrontierStore, Persistent, Record, Resting, Shared
+from focused.frontier.records import RecordCodec
+from focused.frontier.sharedhosts import SharedHosts
+from focused.output.feeds import local_json_lines_feeds, written_urls
+from focused.scrapyinternals import DownloaderSlots, engine_wakeup
+
+if TYPE_CHECKING:
+    from typing import Self
+
+    from scrapy import Spider
+    from scrapy.crawler import Crawler
+    from scrapy.http import Response
+    from twisted.internet.interfaces import IDelayedCall
+    from twisted.python.failure import Failure
+
+    from focused.relevance.worker import ModelWorker
+
+logger = logging.getLogger(__name__)
+# A request is parked in the downloader only for a host that may be fetched within this many
+# seconds; longer rests are left to the engine's 5-second heartbeat, so that a backed-off
+# host never holds a download slot (or a closing crawl) for long.
+MAX_PARK = 2.0
+
+
+@runtime_checkable
+class ScoringSpider(Protocol):
+    """What the scheduler needs of the spider Scrapy hands it: the model worker that scores links, whose
+    strategy also re-scores the frontier when its `version` changes, and the errback of every request."""
+
+    worker: ModelWorker
+
+    def failed(self, failure: Failure) -> None: ...
+
+
+def _host(request: Request) -> str:
+    """The politeness unit of a request, from Scrapy's per-request URL parse cache."""
+    return urlparse_cached(request).hostname or ""
+
+
+class FocusedScheduler:
+    def __init__(
+        self,
+        crawler: Crawler,
+        frontier: FrontierStore,
+        dupefilter: Any,
+        jobdir: str | None,
+        max_pages_per_host: int,
+        patience: float,
+        window: int,
+        rescore_limit: int,
+    ):
+        self.crawler = crawler
+        self.stats = crawler.stats
+        self.df = dupefilter
+        self.jobstate = JobState(Path(jobdir)) if jobdir else None
+        self.max_pages_per_host = max_pages_per_host
+        self.patience = patience
+        self.window = window
+        self.rescore_limit = rescore_limit
+        self.frontier = frontier
+        # what this frontier can do beyond FrontierStore (focused.frontier.queues): each None when it cannot
+        self.resting = frontier if isinstance(frontier, Resting) else None
+        self.persistent = frontier if isinstance(frontier, Persistent) else None
+        self.shared = frontier if isinstance(frontier, Shared) else None
+        self.codec = RecordCodec()
+        self.admitted: dict[str, int] = {}
+        self.seq = 0
+        self.outstanding: set[int] = set()  # records handed out and not finished yet
+        self.parked_until = 0.0
+        self.wakeup: IDelayedCall | None = None  # the pending call that has the engine ask again
+        self.scored_version = 0  # the strategy's model version the frontier's scores come from
+        self.rescoring = False
+        settings = crawler.settings
+        self.user_agent = settings.get("ROBOTSTXT_USER_AGENT") or settings.get("USER_AGENT")
+
+    @classmethod
+    def from_crawler(cls, crawler: Crawler) -> Self:
+        settings = crawler.settings
+        frontier: FrontierStore
+        if settings.get("FOCUSED_REDIS_URL"):
+            client, key = connect(crawler), crawl_key(crawler)
+            frontier = RedisFrontier(
+                client, key, settings.getfloat("FOCUSED_REDIS_CLAIM_TIMEOUT"), SharedHosts.from_crawler(crawler)
+            )
+            dupefilter, jobdir = RedisDupeFilter(client, key, crawler.request_fingerprinter), None
+        else:
+            frontier, jobdir = Frontier(), job_dir(settings)
+            dupefilter = build_from_crawler(load_object(settings["DUPEFILTER_CLASS"]), crawler)
+        return cls(
+            crawler,
+            frontier,
+            dupefilter,
+            jobdir,
+            settings.getint("FOCUSED_MAX_PAGES_PER_HOST"),
+            settings.getfloat("FOCUSED_PATIENCE"),
+            settings.getint("FOCUSED_PATIENCE_WINDOW"),
+            settings.getint("FOCUSED_RESCORE_LIMIT"),
+        )
+
+    # --- the scheduler contract ---------------------------------------------
+    def open(self, spider: Spider) -> Any:
+        if not isinstance(spider, ScoringSpider):
+            raise TypeError(
+                f"FocusedScheduler schedules the requests of a focused spider; {spider.name!r} has no model worker"
+            )
+        self.spider = spider
+        self.worker = spider.worker
+        settings = self.crawler.settings
+        self.hosts = HostPoliteness(
+            slots=DownloaderSlots.of(self.crawler.engine.downloader),
+            concurrency=settings.getint("CONCURRENT_REQUESTS_PER_DOMAIN"),
+            delay=settings.getfloat("DOWNLOAD_DELAY"),
+            latency_factor=settings.getfloat("FOCUSED_LATENCY_FACTOR"),
+            max_delay=settings.getfloat("FOCUSED_MAX_DELAY"),
+            max_failures=settings.getint("FOCUSED_HOST_MAX_FAILURES"),
+            slot_delays=not settings.get("FOCUSED_REDIS_URL"),
+        )
+        self._connect()
+        self._load()
+        return self.df.open()
+
+    def close(self, reason: str) -> Any:
+        if self.wakeup is not None and self.wakeup.active():
+            self.wakeup.cancel()
+        self.stats.set_value("focused/frontier/unfinished", len(self.outstanding))  # 0 when a crawl ran out
+        self._save()
+        if self.shared:
+            self.shared.close()
+        return self.df.close(reason)
+
+    def has_pending_requests(self) -> bool:
+        return len(self.frontier) > 0
+
+    def enqueue_request(self, request: Request) -> bool:
+        admitted = self._admit(request)
+        replaced = seq_of(request)  # a redirect or retry of a handed-out request
+        if replaced is not None:
+            self._finished(replaced)  # after its successor is journaled, whether admitted or not
+        return admitted
+
+    def _admit(self, request: Request) -> bool:
+        if not request.dont_filter and self.df.request_seen(request):
+            self.df.log(request, self.spider)
+            return False
+        host = _host(request)
+        if host in self.hosts.dead:
+            self.stats.inc_value("focused/dropped/host_dead")
+            return False
+        if self.max_pages_per_host and self.admitted.get(host, 0) >= self.max_pages_per_host:
+            self.stats.inc_value("focused/trap/host_budget")
+            return False
+        self.admitted[host] = self.admitted.get(host, 0) + 1
+        self.seq = self.frontier.next_seq(self.seq)
+        record = self.codec.to_record(request, self.seq, self.spider)
+        self.frontier.push(host, record)
+        self.stats.inc_value("focused/frontier/enqueued")
+        if self.jobstate:
+            self.jobstate.pushed(host, record)
+        return True
+
+    def next_request(self) -> Request | None:
+        self._maybe_rescore()
+        while True:
+            now = monotonic()
+            got = self.frontier.pop(now, self.hosts.wait, self.patience, self.window) or self._park(now)
+            if got is None:
+                self._look_again(now)
+                return None
+            host, record = got
+            if not self.hosts.allowed(host, record.url, self.user_agent):
+                self.stats.inc_value("focused/robots/forbidden")
+                self._release(host, 0.0, record.seq)
+                self._finished(record.seq)
+                continue
+            request = self.codec.to_request(record, self.spider, self.spider.failed)
+            self.hosts.handed_out(host, id(request))
+            self.outstanding.add(record.seq)
+            self.stats.inc_value("focused/frontier/dequeued")
+            self.stats.set_value("focused/frontier/size", len(self.frontier))
+            self.stats.set_value("focused/frontier/hosts", self.frontier.hosts)
+            return request
+
+    def __len__(self) -> int:
+        return len(self.frontier)
+
+    # --- re-scoring -------------------------------------------------------------
+    def _maybe_rescore(self) -> None:
+        """When the strategy's models changed, re-score a batch of the frontier on the model thread."""
+        version = self.worker.strategy.version
+        if self.rescoring or version == self.scored_version or not len(self.frontier):
+            return
+        self.rescoring = True
+        batch = self.frontier.sample(self.rescore_limit)
+        done = self.worker.call(self._rescore, batch)
+        done.add_done_callback(lambda outcome: self._rescored(outcome, version, batch))
+
+    def _rescore(self, batch: list[Record]) -> dict[int, tuple[float, tuple]]:
+        scored = self.worker.strategy.rescore([self.codec.link_info(record) for record in batch])
+        return {record.seq: (-s.score, self.codec.pack(s.signals)) for record, s in zip(batch, scored)}
+
+    def _rescored(self, outcome: Any, version: int, batch: list[Record]) -> None:
+        self.rescoring = False
+        if outcome.exception() is not None:
+            logger.error("Re-scoring the frontier failed: %r", outcome.exception())
+            return
+        self.frontier.rescore(outcome.result(), batch)
+        self.scored_version = version
+        self.stats.inc_value("focused/frontier/rescored", len(batch))
+
+    # --- politeness ------------------------------------------------------------
+    def _park(self, now: float) -> tuple[str, Any] | None:
+        """Nothing to hand out now: let the downloader hold one request of the best resting
+        host, so the crawl wakes up when its delay ends instead of at the next heartbeat."""
+        if self.resting is None or self.parked_until > now:
+            return None
+        host = self.resting.best_resting(self.hosts.wait)
+        if host is None:
+            return None
+        if host in self.hosts.failures or (seconds := self.hosts.wait(host)[0]) > MAX_PARK:
+            return None  # a failing host's back-off may grow while its request waits: never park one
+        self.parked_until = now + seconds
+        self.stats.inc_value("focused/frontier/parked")
+        return host, self.resting.take(host)
+
+    def _look_again(self, now: float) -> None:
+        """Have the engine ask again when the frontier may next have something to hand out (the
+        engine itself asks only after a response or at its 5 s heartbeat). A timer of our own:
+        the engine's next call runs once, so scheduling it late would hold back the engine's own asks."""
+        from twisted.internet import reactor
+
+        seconds = self.frontier.next_look(now)
+        wakeup = engine_wakeup(self.crawler.engine)
+        if seconds is None or wakeup is None:
+            return
+        if self.wakeup is not None and self.wakeup.active():
+            if self.wakeup.getTime() <= reactor.seconds() + seconds:
+                return
+            self.wakeup.cancel()
+        self.wakeup = reactor.callLater(seconds, wakeup)
+
+    def _connect(self) -> None:
+        connect = self.crawler.signals.connect
+        connect(self._robots_parsed, signal=signals.robots_parsed)
+        connect(self._reached, signal=signals.request_reached_downloader)
+        connect(self._left, signal=signals.request_left_downloader)
+        connect(self._downloaded, signal=signals.response_downloaded)
+        connect(self._failed, signal=focused_signals.host_failed)
+        connect(self._succeeded, signal=focused_signals.host_succeeded)
+        for ended in (
+            signals.item_scraped,
+            signals.item_dropped,
+            signals.item_error,
+            signals.spider_error,
+            focused_signals.page_skipped,
+        ):
+            connect(self._answered, signal=ended)
+        connect(self._request_failed, signal=focused_signals.request_failed)
+
+    def _robots_parsed(self, robotparser: Any, request: Request) -> None:
+        self.hosts.robots_parsed(_host(request), robotparser, self.user_agent)
+
+    def _reached(self, request: Request) -> None:
+        self.hosts.reached_downloader(_host(request), id(request))
+
+    def _left(self, request: Request) -> None:
+        host = _host(request)
+        self.hosts.finished(host)
+        self._release(host, self.hosts.delay(host), seq_of(request))
+
+    def _downloaded(self, response: Response, request: Request) -> None:
+        latency = request.meta.get("download_latency")
+        if latency is not None:
+            self.hosts.observe_latency(_host(request), latency)
+
+    def _failed(self, host: str, reason: str) -> None:
+        if self.hosts.failed(host):
+            dropped = self.frontier.drop_host(host)
+            logger.warning(
+                "Giving up on host %s after repeated failures (%s); dropped %d queued URLs", host, reason, dropped
+            )
+            self.stats.inc_value("focused/host/dead")
+            self.stats.inc_value("focused/dropped/host_dead", dropped)
+
+    def _succeeded(self, host: str) -> None:
+        self.hosts.succeeded(host)
+
+    # --- the end of a request: every way a handed-out request can end finishes it here ----------
+    # (a redirect or a retry, in enqueue_request once its successor is journaled; robots.txt, in next_request)
+    def _answered(self, response: Response, **_: Any) -> None:
+        """Its item was written, dropped or failed in the pipeline, its callback failed, or the spider skipped it."""
+        self._finished(seq_of(response))
+
+    def _request_failed(self, request: Request) -> None:
+        """No response: a download error, an HTTP error status, or a middleware dropped it before download."""
+        seq = seq_of(request)
+        if self.hosts.dropped(_host(request), id(request)):
+            self._release(_host(request), 0.0, seq)
+        self._finished(seq)
+
+    def _finished(self, seq: int | None) -> None:
+        """A handed-out request is done with: the journal and a shared frontier's claims forget it."""
+        if seq is None:
+            return
+        self.outstanding.discard(seq)
+        if self.jobstate:
+            self.jobstate.finished(seq)
+        if self.shared:
+            self.shared.finished(seq)
+
+    def _release(self, host: str, delay: float, seq: int | None) -> None:
+        """A request of `host` ended: a frontier that rests its hosts itself looks at the host again."""
+        if self.resting:
+            self.resting.release(host, delay, seq)
+
+    # --- JOBDIR persistence ---------------------------------------------------
+    def _save(self) -> None:
+        if self.jobstate is None or self.persistent is None:
+            return
+        records = list(self.persistent.records())
+        path = self.jobstate.save(self.seq, records, self.admitted, self.hosts.dead)
+        logger.info("Saved %d queued URLs to %s", len(records), path)
+
+    def _load(self) -> None:
+        state = self.jobstate.load() if self.jobstate else None
+        if state is None or self.jobstate is None:
+            return
+        written = set().union(*(written_urls(path) for path in local_json_lines_feeds(self.crawler.settings)))
+        self.seq, self.admitted = state.seq, state.admitted
+        self.hosts.dead.update(state.dead)
+        for record in state.journaled:  # the dupefilter's own file may have lost its last lines
+            self.df.request_seen(self.codec.to_request(record, self.spider, self.spider.failed))
+        pending = [(host, record) for host, record in state.records.values() if record.url not in written]
+        for host, record in pending:
+            self.frontier.push(host, record)
+        if state.journaled:
+            logger.warning(
+                "The last run did not close cleanly: its journal recovered %d admitted URLs and %d finished "
+                "requests; %d more were already in the output",
+                len(state.journaled),
+                state.finished,
+                len(state.records) - len(pending),
+            )
+        logger.info("Resumed %d queued URLs from %s", len(self.frontier), self.jobstate.jobdir)

@@ -1,0 +1,1 @@
+"""What a crawl writes: items, feeds read back, WARC, progress."""

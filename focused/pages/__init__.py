@@ -1,0 +1,1 @@
+"""What a fetched page holds: its main text and links, near-duplicates, spam, and how far to believe it."""

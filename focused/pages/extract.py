@@ -1,0 +1,121 @@
+"""Extraction: a fetched HTML page becomes title, main text and links with their context."""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from copy import deepcopy
+from dataclasses import dataclass, field
+from typing import TypeGuard
+from urllib.parse import urljoin
+
+import trafilatura
+from lxml.etree import XPath
+from lxml.html import HtmlElement
+from scrapy.http import HtmlResponse, Response
+from scrapy.linkextractors import IGNORED_EXTENSIONS
+from scrapy.utils.response import get_base_url
+from scrapy.utils.url import url_has_any_extension
+
+from focused.frontier.urls import BadURL, canonical_url
+
+SPACES = re.compile(r"\s+")
+MAX_ANCHOR_CHARS = 200
+
+
+@dataclass(frozen=True)
+class Link:
+    url: str
+    anchor: str
+    context: str  # words just before and just after the link
+
+
+@dataclass
+class Page:
+    url: str
+    title: str
+    text: str
+    links: list[Link]
+    dropped: Counter[str] = field(default_factory=Counter)  # links not kept, by reason
+
+
+def is_html(response: Response) -> TypeGuard[HtmlResponse]:
+    content_type = (response.headers.get("Content-Type") or b"").decode("latin-1").lower()
+    return isinstance(response, HtmlResponse) and (not content_type or "html" in content_type)
+
+
+# Hidden from readers: the attribute, or an inline style (case and spaces aside).
+_STYLE = "translate(@style, 'ABCDEFGHIJKLMNOPQRSTUVWXYZ ', 'abcdefghijklmnopqrstuvwxyz')"
+HIDDEN = XPath(f"//body//*[@hidden or contains({_STYLE}, 'display:none') or contains({_STYLE}, 'visibility:hidden')]")
+CONTROL_BYTES = frozenset(range(32)) - {9, 10, 12, 13}
+
+
+def looks_binary(body: bytes, sample: int = 1024) -> bool:
+    """Binary data served as HTML: text has no NUL bytes and almost no other control bytes."""
+    head = body[:sample]
+    return b"\x00" in head or sum(byte in CONTROL_BYTES for byte in head) > 0.05 * len(head)
+
+
+def extract(response: HtmlResponse, context_words: int) -> Page:
+    """Links first (from Scrapy's parsed tree), then trafilatura's main text from the same tree, both without what
+    the page hides from its readers."""
+    root: HtmlElement = response.selector.root
+    page = Page(response.url, _title(root), "", [])
+    root = _visible(root, page.dropped)
+    base = get_base_url(response)
+    seen = {response.url}
+    for a in root.iter("a"):
+        href = (a.get("href") or "").strip()
+        if not href or href.startswith("#"):
+            continue
+        try:
+            url = canonical_url(urljoin(base, href))
+        except (BadURL, ValueError) as exc:
+            page.dropped[getattr(exc, "reason", "malformed")] += 1
+            continue
+        if url in seen:
+            continue
+        seen.add(url)
+        if url_has_any_extension(url, IGNORED_EXTENSIONS):
+            page.dropped["extension"] += 1
+            continue
+        page.links.append(Link(url, _anchor(a), _context(a, context_words)))
+    page.text = trafilatura.extract(root, fast=True, include_comments=False) or _clean(root.text_content())
+    return page
+
+
+def _visible(root: HtmlElement, dropped: Counter[str]) -> HtmlElement:
+    """The tree without elements hidden from readers (the `hidden` attribute, an inline display:none or
+    visibility:hidden): text and links a person cannot see are no evidence of what the page is about or
+    links to, and hiding them is how hacked sites carry injected links and cloaked pages their keywords
+    (Gyongyi and Garcia-Molina 2005, "content hiding"). A copy, and only when something is hidden."""
+    if not HIDDEN(root):
+        return root
+    root = deepcopy(root)
+    hidden = set(HIDDEN(root))
+    for element in hidden:
+        if not any(ancestor in hidden for ancestor in element.iterancestors()):
+            dropped["hidden"] += sum(1 for a in element.iter("a") if a.get("href"))
+            element.drop_tree()
+    return root
+
+
+def _title(root: HtmlElement) -> str:
+    return _clean(root.findtext(".//title") or "")
+
+
+def _anchor(a: HtmlElement) -> str:
+    text = _clean(a.text_content()) or a.get("title") or " ".join(img.get("alt", "") for img in a.iter("img"))
+    return text[:MAX_ANCHOR_CHARS]
+
+
+def _context(a: HtmlElement, n: int) -> str:
+    """The n words before and after the link, within its block."""
+    previous = a.getprevious()
+    before = (previous.tail if previous is not None else a.getparent().text) or ""
+    after = a.tail or ""
+    return " ".join(before.split()[-n:] + after.split()[:n])
+
+
+def _clean(text: str) -> str:
+    return SPACES.sub(" ", text).strip()

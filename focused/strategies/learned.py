@@ -1,0 +1,397 @@
+"""The learned strategy: link classifier, context graph and hub scores, learning as it crawls.
+
+    score(link) = w_link · p(relevant | anchor, words around, URL words, parent relevance, distance) · c(parent)
+                + w_parent · relevance(parent)
+                + w_context_graph · v(link) · c(parent)
+                + w_hub · hub(parent) · p(...)
+                + w_explore · payoff · ½^(pages fetched from the link's site) · trust
+    all times alive(link), the chance that the link gives a page (focused/strategies/deadends.py),
+    and min(1, allowance / (pages fetched + 1)) of the link's site, where
+    allowance = (FOCUSED_HOST_PROBE · payoff + FOCUSED_HOST_YIELD · credible relevant pages) · believed share · trust
+    and payoff is the share of the sites found beyond the seeds' that gave a credible relevant page
+    (1 on a seed's site: the user chose it).
+
+A site is a registrable domain (focused.frontier.urls.site_of): whoever registers a name can make any
+number of hosts under it, so exploration, budget and trust are a site's, as IRLbot's budgets
+are a pay-level domain's (Lee et al. 2008); politeness stays per host.
+
+- p(...) is an online logistic model (SGD) trained on the crawl's own outcomes: the link
+  that led to each fetched page is an example, with a soft label: the page's credible
+  relevance times its novelty (focused/pages/credibility.py), so an uncertain verdict teaches
+  as little as it is worth, a near-duplicate teaches "nothing new" and so does a link that
+  gave no page, such as a 404. Its features: the words of anchor, context and URL, their lexical
+  similarity to the profile, the distance since the last relevant ancestor, the parent's
+  relevance and the target site's smoothed rate of new relevant content (the same soft labels,
+  summed). Until it has seen FOCUSED_LINK_WARMUP pages of each class, the lexical similarity
+  alone stands in for it.
+- c(parent) is the parent's credibility as a source: the plausibility of its content times
+  its novelty (focused/pages/credibility.py). A page stuffed with the topic's words, or text spun
+  from pages already read, does not get to vouch for its own links with topical anchors:
+  a link farm's pages link to each other with exactly the words the topic uses.
+  relevance(parent) is already the parent's credible relevance, so it is not weighed again:
+  counted twice, the novelty of a navigation page (repetitive by nature) starved the pages
+  behind it (docs/benchmarks.md: the tunneling runs); so did its plausibility, on the local
+  web (session 28: the harvest fell to lexical's in 4 runs of 4).
+- v(...) is the context graph (Diligenti et al. 2000) per link, learned from the paths the
+  crawl observed: the value of what the link's page led to, the best credible relevance
+  among the pages fetched through its links, or half the best one link further (a discounted
+  future reward, two steps deep, as Rennie & McCallum 1999 learn it). A logistic model on the
+  link's own features (those of p), refit every batch on the pages whose links have been
+  followed. p says "this link is relevant", v says "this link leads to relevant pages": it
+  carries the crawl through pages that are not on the topic themselves (a tutorial's index, a
+  release-notes list) toward those that are. Gated by c(parent) as p is. It replaces the
+  page-level layer classifier of the first design, whose closeness was the same for every link
+  of a page and lowered the harvest (docs/benchmarks.md).
+- hub(parent) is the parent's HITS hub score on the crawled graph (0..1), gated by the link's
+  own evidence p: a hub's topical links gain most and its navigation nothing. Ungated, one
+  strong hub (a manual page with 150 links) lifted all its links above real evidence.
+- the exploration bonus goes to links into sites the crawl has barely sampled, and halves
+  with each page fetched there (a fetch that redirected elsewhere counts on the site that
+  redirected: doorway pages would otherwise keep the bonus forever): new regions of the web
+  get a look, and then their observed outcomes (the site rate, the context graph) decide.
+  A web ring of blogs on thousands of subdomains is one site: one bonus, not one per blog;
+  a network of blogs on as many domains gets each bonus times the site's trust, so only as
+  far as trusted pages vouch for it. A random per-link bonus would compete with the link
+  evidence on every page; this one fades where the crawl has evidence. Bonus and probe are an
+  expectation of what a look at a new site finds, so on a site beyond the seeds' both are
+  times the payoff of the looks so far (the sites beyond the seeds' that gave a credible
+  relevant page, up to one each, + 1, over the sites found + 1): on the web at large, or among
+  farms spread over many domains to collect such bonuses, most looks find nothing, and links
+  with evidence come first.
+- alive(link) is where broken links cluster: the share of fetches under each directory of the
+  link's path that gave a page, each shrunk toward its parent's. Every link of a relevant page
+  inherits its relevance, working or not: one manual's links to translations the server does
+  not have took 600 of 2,000 responses on the benchmark web before this.
+
+- the allowance is the budget a site earns: a few pages to show what it holds, and a number
+  of fetches per relevant page it gave, each counted by the page's credibility (a spun or
+  copied page earns little, a stuffed one nothing); all of it shrinking as the site's pages
+  prove implausible or derivative (the believed share: summed credibility + 1 over pages
+  read + 1; a fetch that found nothing is spent, not disbelieved): a site that mostly repeats others' pages is a copier, and its pages that
+  look new may be copies of pages not read yet. A page that turns out to be a copy of a
+  page met later on a more trusted site is disowned: its credit goes back. Past it, every score into the
+  site fades in proportion (the "overspent" signal): a link farm whose pages the classifier
+  half-believes cannot take the budget by sheer size, whatever its text looks like, while a
+  site that keeps giving relevant pages keeps its full priority. It is about the site's
+  outcomes, not about any one kind of spam.
+- trust is the site's trust from the seeds (after TrustRank, on the site graph: focused/strategies/trust.py)
+  against FOCUSED_TRUST_FLOOR: what the classifier believes of a site's pages, and so what
+  the site earns, counts only as far as trusted pages vouch for the site by linking to it.
+  A farm reached through a few footer links, or spread over thousands of subdomains, gets
+  little of the budget even when its pages fool the classifier. Trust is recomputed with
+  every page of the first batch, then every batch: nothing is trusted blindly at the start.
+
+Models are updated and the frontier re-scored every FOCUSED_RESCORE_INTERVAL pages.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from scipy import sparse
+from scrapy.settings import BaseSettings
+from sklearn.feature_extraction.text import HashingVectorizer
+from sklearn.linear_model import SGDClassifier
+
+from focused.frontier.evidence import LinkEvidence
+from focused.frontier.urls import host_of, site_of
+from focused.pages.extract import Link
+from focused.profile import Profile
+from focused.relevance.similarity import TopicSimilarity, url_words
+from focused.strategies.base import ParentPage, Scored, Strategy
+from focused.strategies.crawlgraph import LAYERS, CrawlGraph
+from focused.strategies.deadends import PathOutcomes
+from focused.strategies.trust import DAMPING, SiteTrust
+
+EPOCHS = 5  # passes of SGD over each batch of new link outcomes
+LEAD_DISCOUNT = 0.5  # what a page two links on is worth, against one that the link's page links to
+LEAD_WINDOW = 20000  # the most recent paths the context graph is refit on
+
+
+def soft_examples(X: sparse.csr_matrix, soft: np.ndarray) -> tuple[sparse.csr_matrix, np.ndarray, np.ndarray]:
+    """A soft label r as two weighted examples: relevant with weight r, irrelevant with weight 1 - r."""
+    return sparse.vstack([X, X]).tocsr(), np.repeat([1, 0], len(soft)), np.concatenate([soft, 1 - soft])
+
+
+@dataclass
+class SiteOutcomes:
+    """What the crawl got from a site's fetches (a fetch that gave no page counts, with nothing)."""
+
+    fetched: int = 0
+    read: int = 0  # fetches that gave a page or redirected elsewhere: what belief is a share of
+    new_relevant: float = 0.0  # credible relevance times new share, summed: the site's rate in p(...)
+    earned: float = 0.0  # credibility of the pages judged relevant, summed: what extends the allowance
+    believed: float = 0.0  # credibility of every page, summed: how far the site's pages deserve belief
+
+    def allowance(self, probe: float, per_relevant: float) -> float:
+        """The probe plus the fetches its relevant pages earned, as far as the site's pages were believed so far
+        (Laplace-smoothed: 1 before its first page). A site whose pages mostly repeat others' (a copy of a
+        site, spun text) has its novel-looking pages believed as little: they may copy pages not read yet."""
+        return (probe + per_relevant * self.earned) * (1 + self.believed) / (1 + self.read)
+
+    def take_back(self, relevance: float, credibility: float, relevant: bool) -> None:
+        """A page of the site was a copy of a page elsewhere: what it was credited with goes."""
+        self.new_relevant -= relevance
+        self.earned -= credibility if relevant else 0.0
+        self.believed -= credibility
+
+
+class Learned(Strategy):
+    name = "focused"
+
+    def __init__(self, profile: Profile, settings: BaseSettings):
+        super().__init__(profile, settings)
+        self.weights = settings.getdict("FOCUSED_WEIGHTS")
+        self.interval = settings.getint("FOCUSED_RESCORE_INTERVAL")
+        self.warmup = settings.getint("FOCUSED_LINK_WARMUP")
+        self.host_probe = settings.getfloat("FOCUSED_HOST_PROBE")
+        self.host_yield = settings.getfloat("FOCUSED_HOST_YIELD")
+        seed_sites = {site_of(host_of(url)) for url in profile.seeds}
+        self.trust = SiteTrust(seed_sites, settings.getfloat("FOCUSED_TRUST_FLOOR"))
+        self.similarity = TopicSimilarity(profile)
+        self.graph = CrawlGraph()
+        self.link_features = HashingVectorizer(n_features=2**18, alternate_sign=False, norm="l2", token_pattern=r"\S+")
+        self.link_model = SGDClassifier(loss="log_loss", alpha=1e-4, random_state=0)
+        self.lead_model: SGDClassifier | None = None  # v(link): the context graph, once paths show both classes
+        # links judged since the last batch, with the page each led to (its relevance is the label; None: a dead end)
+        self.pending: list[tuple[LinkEvidence, int | None]] = []
+        self.outcomes = [0.0, 0.0]  # irrelevant, relevant outcomes learned from (soft labels summed)
+        self.sites: dict[str, SiteOutcomes] = {}
+        # per fetched page: the features of the link that led to it (a batch at a time; None outside LEAD_WINDOW)
+        self.arrival_rows: list[sparse.csr_matrix | None] = []
+        self._let_go = 0  # pages before this one no longer keep their arrival row
+        self.credibility: list[float] = []  # per fetched page: its credibility as a source of links
+        self.hubs = np.zeros(0)
+        self.version = 0  # bumped when the models or a site's allowance change: the frontier should be re-scored
+        self.left: dict[str, float] = {}  # per site: its allowance left when it last had the frontier re-scored
+        self.exploration = 1.0  # what a look at a new site has been worth so far (_update_sites)
+        self.paths = PathOutcomes()  # which directories' links lead to pages
+
+    # --- a fetched page -----------------------------------------------------------
+    def score(self, parent: ParentPage, links: list[Link]) -> list[Scored]:
+        self._observe(parent, links)
+        infos = [
+            LinkEvidence(
+                url=link.url,
+                anchor=link.anchor,
+                context=link.context,
+                parent_url=parent.url,
+                parent_relevance=parent.relevance,
+            )
+            for link in links
+        ]
+        if len(self.graph) < self.interval:
+            self._update_sites()  # the first batch too is scored with what trusted pages say: nothing is trusted blindly
+            self.version += 1  # and what each page showed of its site counts before the next page is fetched
+        scored = self.rescore(infos)
+        if len(self.graph) % self.interval == 0:
+            self._learn()
+        return scored
+
+    def rescore(self, infos: list[LinkEvidence]) -> list[Scored]:
+        """Scores for links from what is known now."""
+        if not infos:
+            return []
+        parents = self._parents(infos)
+        p_link, v_link = self._link_values(infos, parents)
+        w = self.weights
+        scored = []
+        for info, parent, p, v in zip(infos, parents, p_link, v_link):
+            site = site_of(host_of(info["url"]))
+            outcomes, trust = self._site(site), self.trust.factor(site)
+            evidence = float(p) * self._credibility(parent)
+            signals = {
+                "link": w["link"] * evidence,
+                "parent": w["parent"] * float(info.get("parent_relevance") or 0.0),
+                "context_graph": w["context_graph"] * float(v) * self._credibility(parent),
+                "hub": w["hub"] * evidence * (float(self.hubs[parent]) if 0 <= parent < len(self.hubs) else 0.0),
+                "explore": w["explore"] * self._payoff(site) * 0.5**outcomes.fetched * trust,
+            }
+            total = sum(signals.values())
+            signals["dead_end"] = -total * (1.0 - self.paths.alive(info["url"]))
+            total += signals["dead_end"]
+            signals["overspent"] = -total * (1.0 - self._allowance_left(site, outcomes, trust))
+            scored.append(Scored(total + signals["overspent"], signals))
+        return scored
+
+    def _site(self, site: str) -> SiteOutcomes:
+        return self.sites.get(site) or SiteOutcomes()
+
+    def _payoff(self, site: str) -> float:
+        """What a look at the site is expected to find: a seed's site is the user's word, any other site the
+        crawl's experience of the sites it found."""
+        return 1.0 if site in self.trust.seed_sites else self.exploration
+
+    def _allowance_left(self, site: str, outcomes: SiteOutcomes, trust: float) -> float:
+        """min(1, the site's allowance / its next fetch): 1 while the site has earned another fetch."""
+        allowance = outcomes.allowance(self.host_probe * self._payoff(site), self.host_yield) * trust
+        return min(1.0, allowance / (outcomes.fetched + 1))
+
+    def _check_allowance(self, site: str, outcomes: SiteOutcomes) -> None:
+        """Have the frontier re-scored when a site's allowance left has halved since it last was: the links a
+        site showed on its first pages were scored before its later pages proved what it holds, and a farm
+        would otherwise be fetched at those scores until the next batch."""
+        left, before = self._allowance_left(site, outcomes, self.trust.factor(site)), self.left.get(site, 1.0)
+        if left <= before / 2 or left > before:
+            self.left[site] = left
+            self.version += int(left < before)
+
+    def _credibility(self, parent: int) -> float:
+        return self.credibility[parent] if parent >= 0 else 1.0
+
+    # --- learning -------------------------------------------------------------------
+    def _observe(self, parent: ParentPage, links: list[Link]) -> None:
+        info = parent.info
+        number = self.graph.add(
+            parent.url,
+            info.get("parent_url"),
+            parent.relevance,
+            parent.relevant,
+            [link.url for link in links],
+            parent.duplicate,
+        )
+        site = site_of(host_of(parent.url))
+        outcomes = self.sites.setdefault(site, SiteOutcomes())
+        outcomes.fetched += 1
+        outcomes.read += 1
+        outcomes.new_relevant += parent.relevance
+        outcomes.earned += parent.credibility if parent.relevant else 0.0
+        outcomes.believed += parent.credibility
+        for url in (parent.url, *parent.redirects):
+            self.paths.observe(url, page=True)
+        self.trust.observe(site, [site_of(host_of(link.url)) for link in links])
+        for redirecting in {site_of(host_of(url)) for url in parent.redirects} - {site}:
+            redirected = self.sites.setdefault(redirecting, SiteOutcomes())
+            redirected.fetched += 1  # a redirect spent a fetch there too, and showed nothing of its own
+            redirected.read += 1
+            self.trust.observe(redirecting, [site])  # and vouched for where it led
+        self.credibility.append(parent.credibility)
+        self._check_allowance(site, outcomes)
+        self.arrival_rows.append(None)
+        if info.get("parent_url"):
+            self.pending.append(({**info, "url": parent.url}, number))
+
+    def outranks(self, url: str, earlier: str) -> bool:
+        """A page is the original of an earlier one on another site when its site is trusted more than one it
+        would vouch for by a link (trust x DAMPING): a copy met first does not keep the original's credit."""
+        mine, theirs = (self.trust.of(site_of(host_of(u))) for u in (url, earlier))
+        return mine * DAMPING > theirs
+
+    def disown(self, url: str) -> bool:
+        number = self.graph.page(url)
+        if number < 0 or self.graph.duplicate[number]:
+            return False
+        relevant = self.graph.relevant[number]
+        self._site(site_of(host_of(url))).take_back(self.graph.relevance[number], self.credibility[number], relevant)
+        self.graph.disown(number)
+        self.credibility[number] = 0.0
+        return relevant
+
+    def dead_end(self, url: str, info: LinkEvidence) -> None:
+        """The fetch found nothing: an irrelevant outcome for the link model and for the site's rate, and a fetch
+        spent on the site's allowance; not a page whose content deserved no belief (other sites' broken links
+        into a real site must not shrink what its pages may earn)."""
+        self.sites.setdefault(site_of(host_of(url)), SiteOutcomes()).fetched += 1
+        self.paths.observe(url, page=False)
+        if info.get("parent_url"):
+            self.pending.append(({**info, "url": url}, None))
+
+    def _learn(self) -> None:
+        if self.pending:
+            infos = [info for info, _ in self.pending]
+            X = self._link_matrix(infos, self._parents(infos))
+            soft = np.array([self.graph.relevance[n] if n is not None else 0.0 for _, n in self.pending])
+            X2, y, weight = soft_examples(X, soft)
+            for _ in range(EPOCHS):
+                self.link_model.partial_fit(X2, y, classes=[0, 1], sample_weight=weight)
+            self.outcomes[0] += float((1 - soft).sum())
+            self.outcomes[1] += float(soft.sum())
+            for row, (_, number) in enumerate(self.pending):
+                if number is not None:
+                    self.arrival_rows[number] = X[row]  # the same features teach the context graph
+            self.pending = []
+        start = max(0, len(self.arrival_rows) - LEAD_WINDOW)  # older pages' link evidence is let go
+        self.arrival_rows[self._let_go : start] = [None] * (start - self._let_go)
+        self._let_go = start
+        if self.weights["context_graph"]:
+            self._fit_lead_model()
+        if self.weights["hub"]:
+            self.hubs = self.graph.hub_scores()
+        self._update_sites()
+        self.version += 1
+
+    def _update_sites(self) -> None:
+        """Trust from the seeds, and the payoff of exploring so far: the share of the sites found beyond the
+        seeds' that gave credible relevant pages (up to one per site), 1 before any."""
+        self.trust.update()
+        found = [o for site, o in self.sites.items() if o.fetched and site not in self.trust.seed_sites]
+        self.exploration = (sum(min(1.0, max(o.earned, 0.0)) for o in found) + 1) / (len(found) + 1)
+
+    def _fit_lead_model(self) -> None:
+        """Refit v(link) on the paths of the latest LEAD_WINDOW pages: each followed link's page, labeled by
+        what it led to (older pages' rows are let go by _learn: memory stays bounded however long the crawl)."""
+        leads = self.graph.lead_values(LEAD_DISCOUNT)
+        pages = [
+            n for n in range(self._let_go, len(self.arrival_rows)) if self.arrival_rows[n] is not None and leads[n] >= 0
+        ]
+        soft = leads[pages]
+        if min(soft.sum(), (1 - soft).sum()) < self.warmup:
+            return
+        X2, y, weight = soft_examples(sparse.vstack([self.arrival_rows[n] for n in pages]), soft)
+        self.lead_model = SGDClassifier(loss="log_loss", alpha=1e-4, random_state=0).fit(X2, y, sample_weight=weight)
+
+    # --- link features ----------------------------------------------------------------
+    def _parents(self, infos: list[LinkEvidence]) -> list[int]:
+        """Page numbers of the links' parents, looked up once per parent (a page's links share one)."""
+        numbers: dict[str | None, int] = {}
+        return [
+            numbers[url] if url in numbers else numbers.setdefault(url, self.graph.page(url))
+            for url in (info.get("parent_url") for info in infos)
+        ]
+
+    def _link_values(self, infos: list[LinkEvidence], parents: list[int]) -> tuple[np.ndarray, np.ndarray]:
+        """p(link), the link classifier's (lexical similarity until it has learned enough), and v(link),
+        the context graph's (0 until it has)."""
+        learned = min(self.outcomes) >= self.warmup
+        X = self._link_matrix(infos, parents) if learned or self.lead_model else None
+        if learned:
+            p = self.link_model.predict_proba(X)[:, 1]
+        else:
+            texts = [f"{i['anchor']} {i['context']} {url_words(i['url'])}" for i in infos]
+            p = np.clip(2 * self.similarity(texts), 0, 1)
+        v = self.lead_model.predict_proba(X)[:, 1] if self.lead_model else np.zeros(len(infos))
+        return p, v
+
+    def _site_rate(self, url: str) -> float:
+        """Share of the site's fetched pages that were relevant and new (Laplace-smoothed)."""
+        outcomes = self._site(site_of(host_of(url)))
+        return (outcomes.new_relevant + 1) / (outcomes.fetched + 2)
+
+    def _link_matrix(self, infos: list[LinkEvidence], parents: list[int]) -> sparse.csr_matrix:
+        """Hashed words of anchor (a:), context (c:) and URL (u:), distance since a relevant
+        ancestor (d:), parent relevance, the target host's rate of relevant new pages, and the
+        words' similarity to the profile."""
+        texts = []
+        for info, parent in zip(infos, parents):
+            distance = min(self.graph.distance[parent], LAYERS - 1) if parent >= 0 else LAYERS - 1
+            words = [f"a:{w}" for w in info.get("anchor", "").lower().split()]
+            words += [f"c:{w}" for w in info.get("context", "").lower().split()]
+            words += [f"u:{w}" for w in url_words(info["url"]).split()]
+            words.append(f"d:{distance}")
+            texts.append(" ".join(words))
+        numbers = np.array([[float(i.get("parent_relevance") or 0.0), self._site_rate(i["url"])] for i in infos])
+        return sparse.hstack(
+            [
+                self.link_features.transform(texts),
+                sparse.csr_matrix(numbers),
+                sparse.csr_matrix(self._similarities(infos).T),
+            ]
+        ).tocsr()
+
+    def _similarities(self, infos: list[LinkEvidence]) -> np.ndarray:
+        """Similarity of anchor, context and URL words to the profile (3 × links): evidence that carries over
+        to words the link model has not seen yet."""
+        return self.similarity.links(
+            [i.get("anchor", "") for i in infos], [i.get("context", "") for i in infos], [i["url"] for i in infos]
+        )

@@ -1,0 +1,66 @@
+"""Trust from the seeds (after TrustRank, Gyöngyi et al. 2004), per site, on the graph the crawl has seen.
+
+A site is whatever unit the caller keys it by: the focused strategy uses registrable domains
+(focused.frontier.urls.site_of). Trust flows from the seeds' sites along links and splits among them:
+a site passes on, to each site it links to, DAMPING times its own trust times the share of
+its links that point there (the mean over its fetched pages of each page's share: a footer
+link among a page's sixty links carries a sixtieth, and a site of many pages that links
+another from one page vouches for it less the more of the site the crawl reads). A site's
+trust is that of its best chain of such endorsements from a seed. Unlike TrustRank's sum, the best chain cannot be inflated by a cycle: a link
+farm's pages linking to each other, on one host or across many, add nothing to what its
+entry links carry (summed, a closed region multiplies its inflow by up to 1 / (1 - DAMPING)
+and reached seed-host levels on the benchmark web: docs/benchmarks.md). A region reached
+through a few footer links of real pages gets little, however topical its pages claim to
+be; a farm spread over thousands of sites gets less at each hop. Spam cannot raise its
+trust by what it writes, only by getting trusted pages to link to it.
+
+Trust is 1 on a seed's site; `factor` maps it to 0..1 against FOCUSED_TRUST_FLOOR, the
+trust at which a site is as welcome as any.
+"""
+
+from __future__ import annotations
+
+import heapq
+from collections.abc import Sequence
+
+DAMPING = 0.85  # trust kept per hop, as PageRank's damping
+
+
+class SiteTrust:
+    def __init__(self, seed_sites: set[str], floor: float):
+        self.seed_sites = seed_sites
+        self.floor = floor
+        self.pages: dict[str, int] = {}  # site -> pages fetched there
+        self.shares: dict[str, dict[str, float]] = {}  # site -> site -> summed share (plain dicts: JOBDIR pickles them)
+        self.trust: dict[str, float] = {}
+
+    def observe(self, site: str, link_sites: Sequence[str]) -> None:
+        """A page of `site` was fetched; `link_sites` are the sites of its links, one per link."""
+        self.pages[site] = self.pages.get(site, 0) + 1
+        shares = self.shares.setdefault(site, {})
+        for target in link_sites:
+            shares[target] = shares.get(target, 0.0) + 1 / len(link_sites)
+
+    def update(self) -> None:
+        """Recompute every site's trust: the best chain from a seed (Dijkstra's order: every weight is
+        below 1, so a site's best chain is final when it is taken from the heap)."""
+        trust: dict[str, float] = {}
+        heap = [(-1.0, site) for site in self.seed_sites]
+        while heap:
+            negative, site = heapq.heappop(heap)
+            if site in trust:
+                continue
+            trust[site] = -negative
+            for target, share in self.shares.get(site, {}).items():
+                if target not in trust:
+                    heapq.heappush(heap, (negative * DAMPING * share / self.pages[site], target))
+        self.trust = trust
+
+    def of(self, site: str) -> float:
+        return self.trust.get(site, 0.0)
+
+    def factor(self, site: str) -> float:
+        """0..1: the site's trust against the floor; 1 until the first update (nothing is known yet)."""
+        if not self.trust:
+            return 1.0
+        return min(1.0, self.of(site) / self.floor)
