@@ -46,8 +46,7 @@ FOCUSED_SCHEDULER = {
 
 def crawl(command: list[str], settings: dict, proxy: str, cwd: Path, out: Path) -> tuple[float, list[str]]:
     log = out.with_suffix(".log")
-    for key, value in settings.items():
-        command += ["-s", f"{key}={value}"]
+    command = [*command, *(f"-s{key}={value}" for key, value in settings.items())]
     env = {**crawl_env(proxy), "PYTHONPATH": str(ROOT)}
     subprocess.run(command + ["-s", f"LOG_FILE={log}", "-O", f"{out}:jsonl"], cwd=cwd, env=env, check=True)
     text = log.read_text()

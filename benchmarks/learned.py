@@ -46,8 +46,8 @@ def crawl(strategy: str, models: Path, extra: dict, pages: int, proxy: str, out:
     fetched = stat("focused/model/pages") or 1
     return {
         "pages/s": stat("response_received_count") / stat("elapsed_time_seconds"),
-        "classify ms/page": 1000 * stat("focused/model/classify_seconds") / fetched,
-        "links ms/page": 1000 * stat("focused/model/score_links_seconds") / fetched,
+        "classify ms/page": 1000 * stat("focused/seconds/classify") / fetched,
+        "links ms/page": 1000 * stat("focused/seconds/score_links") / fetched,
         "urls": re.findall(r'"url": "([^"]+)"', out.read_text()),
     }
 

@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from collections import defaultdict
 
 import pytest
 
 from focused.settings import FOCUSED_HOST_MAX_FAILURES, USER_AGENT
+from testbed.harness import crawl_env
 from testbed.localweb.web import CRAWL_DELAY, DEAD, ROBOTS_DISALLOW, STORM
-from tests.conftest import Crawl, WebServer, crawl
+from tests.conftest import REPO, Crawl, WebServer, crawl
 
 PER_HOST = 2
 
@@ -142,3 +145,23 @@ def test_items_carry_the_documented_fields(full_crawl):
     article = next(item for item in result.items if "/article" in item["url"])
     assert article["parent_url"] and article["title"] and article["text"]
     assert set(article["evidence"]["signals"]) == {"inherited", "anchor", "context", "url"}
+
+
+def test_any_spider_can_use_the_scheduler(web, tmp_path):
+    """A project's own spider with SCHEDULER set to focused's: its requests are scheduled best first and politely,
+    and nothing asks it for a model worker it does not have."""
+    output, log = tmp_path / "plain.jsonl", tmp_path / "plain.log"
+    command = [sys.executable, "-m", "scrapy", "runspider", str(REPO / "benchmarks" / "plain_spider.py")]
+    settings = {
+        "SCHEDULER": "focused.frontier.scheduler.FocusedScheduler",
+        "CLOSESPIDER_PAGECOUNT": 60,
+        "CONCURRENT_REQUESTS_PER_DOMAIN": PER_HOST,
+        "LOG_FILE": log,
+        "TELNETCONSOLE_ENABLED": False,
+    }
+    command += [f"-s{key}={value}" for key, value in settings.items()] + ["-O", f"{output}:jsonl"]
+    done = subprocess.run(command, cwd=tmp_path, env=crawl_env(web.proxy), capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, log.read_text()[-3000:]
+    assert "'focused/frontier/dequeued'" in log.read_text()
+    assert len({(e["host"], e["path"]) for e in web.entries() if e["path"] != "/robots.txt"}) >= 50
+    assert max(e["page_concurrency"] for e in web.entries()) <= PER_HOST

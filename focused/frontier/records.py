@@ -98,7 +98,7 @@ class RecordCodec:
         info["url"] = record.url
         return info
 
-    def to_request(self, record: Record, spider: Spider, errback: Callable[[Failure], Any]) -> Request:
+    def to_request(self, record: Record, spider: Spider, errback: Callable[[Failure], Any] | None) -> Request:
         """The request to fetch, carrying the link's evidence; a failed fetch goes to `errback`."""
         info = self.evidence(record)
         if record.request is not None:

@@ -11,6 +11,7 @@ the seen set are shared by every process of the crawl (focused.frontier.distribu
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from pathlib import Path
 from time import monotonic
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
@@ -21,6 +22,7 @@ from scrapy.utils.job import job_dir
 from scrapy.utils.misc import build_from_crawler, load_object
 
 from focused import signals as focused_signals
+from focused.costs import timed
 from focused.frontier.distributed import RedisDupeFilter, RedisFrontier, connect, crawl_key
 from focused.frontier.evidence import seq_of
 from focused.frontier.jobstate import JobState
@@ -41,6 +43,7 @@ if TYPE_CHECKING:
     from twisted.python.failure import Failure
 
     from focused.relevance.worker import ModelWorker
+    from focused.strategies.base import Strategy
 
 logger = logging.getLogger(__name__)
 # A request is parked in the downloader only for a host that may be fetched within this many
@@ -51,8 +54,9 @@ MAX_PARK = 2.0
 
 @runtime_checkable
 class ScoringSpider(Protocol):
-    """What the scheduler needs of the spider Scrapy hands it: the model worker that scores links, whose
-    strategy also re-scores the frontier when its `version` changes, and the errback of every request."""
+    """What the scheduler uses of a focused spider: the model worker that scores links, whose strategy also
+    re-scores the frontier when its `version` changes, and the errback of every request. Any other spider's
+    requests are scheduled as scored, best first and politely, and never re-scored."""
 
     worker: ModelWorker
 
@@ -97,6 +101,8 @@ class FocusedScheduler:
         self.wakeup: IDelayedCall | None = None  # the pending call that has the engine ask again
         self.scored_version = 0  # the strategy's model version the frontier's scores come from
         self.rescoring = False
+        self.worker: ModelWorker | None = None  # a focused spider's (ScoringSpider): it re-scores the frontier
+        self.errback: Callable[[Failure], Any] | None = None
         settings = crawler.settings
         self.user_agent = settings.get("ROBOTSTXT_USER_AGENT") or settings.get("USER_AGENT")
 
@@ -126,12 +132,9 @@ class FocusedScheduler:
 
     # --- the scheduler contract ---------------------------------------------
     def open(self, spider: Spider) -> Any:
-        if not isinstance(spider, ScoringSpider):
-            raise TypeError(
-                f"FocusedScheduler schedules the requests of a focused spider; {spider.name!r} has no model worker"
-            )
         self.spider = spider
-        self.worker = spider.worker
+        if isinstance(spider, ScoringSpider):
+            self.worker, self.errback = spider.worker, spider.failed
         settings = self.crawler.settings
         self.hosts = HostPoliteness(
             slots=DownloaderSlots.of(self.crawler.engine.downloader),
@@ -159,14 +162,17 @@ class FocusedScheduler:
         return len(self.frontier) > 0
 
     def enqueue_request(self, request: Request) -> bool:
-        admitted = self._admit(request)
+        with timed(self.stats, "enqueue"):
+            admitted = self._admit(request)
         replaced = seq_of(request)  # a redirect or retry of a handed-out request
         if replaced is not None:
             self._finished(replaced)  # after its successor is journaled, whether admitted or not
         return admitted
 
     def _admit(self, request: Request) -> bool:
-        if not request.dont_filter and self.df.request_seen(request):
+        with timed(self.stats, "dupefilter"):
+            seen = not request.dont_filter and self.df.request_seen(request)
+        if seen:
             self.df.log(request, self.spider)
             return False
         host = _host(request)
@@ -186,6 +192,10 @@ class FocusedScheduler:
         return True
 
     def next_request(self) -> Request | None:
+        with timed(self.stats, "dequeue"):
+            return self._next_request()
+
+    def _next_request(self) -> Request | None:
         self._maybe_rescore()
         while True:
             now = monotonic()
@@ -199,7 +209,7 @@ class FocusedScheduler:
                 self._release(host, 0.0, record.seq)
                 self._finished(record.seq)
                 continue
-            request = self.codec.to_request(record, self.spider, self.spider.failed)
+            request = self.codec.to_request(record, self.spider, self.errback)
             self.hosts.handed_out(host, id(request))
             self.outstanding.add(record.seq)
             self.stats.inc_value("focused/frontier/dequeued")
@@ -213,16 +223,18 @@ class FocusedScheduler:
     # --- re-scoring -------------------------------------------------------------
     def _maybe_rescore(self) -> None:
         """When the strategy's models changed, re-score a batch of the frontier on the model thread."""
+        if self.worker is None:
+            return
         version = self.worker.strategy.version
         if self.rescoring or version == self.scored_version or not len(self.frontier):
             return
         self.rescoring = True
         batch = self.frontier.sample(self.rescore_limit)
-        done = self.worker.call(self._rescore, batch)
+        done = self.worker.call(self._rescore, self.worker.strategy, batch)
         done.add_done_callback(lambda outcome: self._rescored(outcome, version, batch))
 
-    def _rescore(self, batch: list[Record]) -> dict[int, tuple[float, tuple]]:
-        scored = self.worker.strategy.rescore([self.codec.link_info(record) for record in batch])
+    def _rescore(self, strategy: Strategy, batch: list[Record]) -> dict[int, tuple[float, tuple]]:
+        scored = strategy.rescore([self.codec.link_info(record) for record in batch])
         return {record.seq: (-s.score, self.codec.pack(s.signals)) for record, s in zip(batch, scored)}
 
     def _rescored(self, outcome: Any, version: int, batch: list[Record]) -> None:
@@ -355,7 +367,7 @@ class FocusedScheduler:
         self.seq, self.admitted = state.seq, state.admitted
         self.hosts.dead.update(state.dead)
         for record in state.journaled:  # the dupefilter's own file may have lost its last lines
-            self.df.request_seen(self.codec.to_request(record, self.spider, self.spider.failed))
+            self.df.request_seen(self.codec.to_request(record, self.spider, self.errback))
         pending = [(host, record) for host, record in state.records.values() if record.url not in written]
         for host, record in pending:
             self.frontier.push(host, record)

@@ -177,8 +177,8 @@ class ModelWorker:
             stats = self.crawler.stats
             stats.inc_value("focused/model/batches")
             stats.inc_value("focused/model/pages", len(batch))
-            stats.inc_value("focused/model/classify_seconds", classifying)
-            stats.inc_value("focused/model/score_links_seconds", scoring)
+            stats.inc_value("focused/seconds/classify", classifying)
+            stats.inc_value("focused/seconds/score_links", scoring)
         for (_, future), result in zip(batch, results):
             failure = error or (result if isinstance(result, Exception) else None)
             if not future.done():

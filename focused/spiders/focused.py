@@ -24,6 +24,7 @@ from twisted.python.failure import Failure
 
 from focused import signals as focused_signals
 from focused.addon import FocusedSettings, require
+from focused.costs import timed
 from focused.fetching.hosthealth import failed_request, failure_reason
 from focused.fetching.rendering import META as RENDER
 from focused.fetching.rendering import enable_rendering, looks_like_app_shell, rendering_wanted
@@ -39,6 +40,7 @@ from focused.relevance.classifier import ClassifierError, PageClassifier, card_p
 from focused.relevance.similarity import KeywordCoverage
 from focused.relevance.worker import ModelWorker, PageJob, PageResult
 from focused.strategies import load_strategy
+from focused.strategies.base import Scored
 
 if TYPE_CHECKING:
     from typing import Self
@@ -191,7 +193,8 @@ class FocusedSpider(FocusedSettings):
             self._skip(response, "binary")
             return
         try:
-            page = extract(response, self.context_words)
+            with timed(stats, "extract"):
+                page = extract(response, self.context_words)
         except Exception as exc:  # a hostile page must not stop the crawl
             logger.warning("Skipping unparsable page %s: %r", response.url, exc)
             self._skip(response, f"unparsable/{type(exc).__name__}")
@@ -203,15 +206,18 @@ class FocusedSpider(FocusedSettings):
             meta = {META_KEY: evidence(response), "depth": response.meta.get("depth", 0), RENDER: True}
             yield scrapy.Request(response.url, meta=meta, dont_filter=True, errback=self.failed)
             return
-        duplicate_of = self.neardup.duplicate_of(page.url, page.text)
+        with timed(stats, "neardup"):
+            duplicate_of = self.neardup.duplicate_of(page.url, page.text)
         links = self._in_scope(page.links)
         info = evidence(response)
-        stuffed = is_stuffed(page.text, self.min_word_diversity)
-        plausibility = (
-            self.envelope.plausibility(content_features(page.title, page.text, self.topic_words))
-            if self.envelope
-            else 1.0
-        )
+        with timed(stats, "credibility"):
+            stuffed = is_stuffed(page.text, self.min_word_diversity)
+            plausibility = (
+                self.envelope.plausibility(content_features(page.title, page.text, self.topic_words))
+                if self.envelope
+                else 1.0
+            )
+            reading = self.novelty.read(page.url, page.text)
         job = PageJob(
             page.url,
             response.meta.get("depth", 0),
@@ -222,7 +228,7 @@ class FocusedSpider(FocusedSettings):
             duplicate_of is not None,
             stuffed,
             plausibility,
-            self.novelty.read(page.url, page.text),
+            reading,
             tuple(response.meta.get("redirect_urls", ())),
         )
         try:
@@ -237,19 +243,28 @@ class FocusedSpider(FocusedSettings):
         stats.inc_value("focused/near_duplicates", int(duplicate_of is not None))
         stats.inc_value("focused/keyword_stuffed", int(stuffed))
         stats.inc_value("focused/implausible", int(plausibility < 0.5))
-        for link, scored in zip(links, result.scored):
-            found = LinkEvidence(
-                score=scored.score,
-                anchor=link.anchor,
-                context=link.context,
-                parent_url=page.url,
-                parent_relevance=0.0 if duplicate_of else result.relevance,
-                signals=scored.signals,
-            )
-            yield scrapy.Request(link.url, meta={META_KEY: found})
+        parent_relevance = 0.0 if duplicate_of else result.relevance
+        with timed(stats, "requests"):
+            requests = [
+                scrapy.Request(link.url, meta={META_KEY: self._evidence(link, scored, page.url, parent_relevance)})
+                for link, scored in zip(links, result.scored)
+            ]
+        for request in requests:
+            yield request
         audited = await self._audit(job, result)
         # The item last: once it is written, its links are in the frontier (and in a JOBDIR's journal).
         yield self._item(response, page, result, duplicate_of, len(links), job, audited)
+
+    @staticmethod
+    def _evidence(link: Link, scored: Scored, parent_url: str, parent_relevance: float) -> LinkEvidence:
+        return LinkEvidence(
+            score=scored.score,
+            anchor=link.anchor,
+            context=link.context,
+            parent_url=parent_url,
+            parent_relevance=parent_relevance,
+            signals=scored.signals,
+        )
 
     async def _audit(self, job: PageJob, result: PageResult) -> bool | None:
         """The auditor's verdict, counted; a page it cannot judge is logged and counted, and not audited."""
