@@ -1,12 +1,18 @@
-"""Frontier benchmark: push/pop rates and memory per queued URL, next to Scrapy's own queue.
+"""Frontier benchmark: push/pop rates and memory per queued URL, next to Scrapy's own queue; and pops
+with many hosts resting on their delays.
 
-    python -m benchmarks.frontier [--sizes 10000 100000 1000000]
+    python -m benchmarks.frontier [--sizes 10000 100000 1000000] [--hosts 10000 100000]
 
 Ours: Requests from the spider become compact records in per-host heaps
 (focused.frontier.queues); pops go through the politeness-aware path and rebuild a Request.
 Baseline: Scrapy's ScrapyPriorityQueue over FIFO memory queues, which keeps every
 Request object (and takes integer priorities). Memory is what the queue retains per
 URL, strings included, traced with tracemalloc in a separate pass.
+
+Many hosts: every host has its own delay (0.5 to 5 s, as Crawl-delays are), a simulated clock
+advances 20 us per pop, a host handed out rests for its delay and brings one new link; pops/s
+counts every pop, those that hand nothing out (all hosts resting, or patience holding back for a
+better host due soon) included, with and without FOCUSED_PATIENCE's default of 1 s.
 """
 
 from __future__ import annotations
@@ -24,7 +30,7 @@ from scrapy.pqueues import ScrapyPriorityQueue
 from scrapy.squeues import FifoMemoryQueue
 from scrapy.utils.test import get_crawler
 
-from focused.frontier.queues import Frontier
+from focused.frontier.queues import Frontier, Record
 from focused.frontier.records import RecordCodec
 
 HOSTS = 2000
@@ -69,7 +75,7 @@ class Ours:
 
     def pop(self) -> Any:
         got = self.frontier.pop(0.0, lambda host: (0.0, False), patience=1.0, window=4)
-        return got and self.codec.to_request(got[1], SPIDER)
+        return got and self.codec.to_request(got[1], SPIDER, None)
 
 
 class Baseline:
@@ -116,9 +122,36 @@ def bytes_per_url(kind: Callable[[], Any], n: int) -> float:
     return retained / n
 
 
+def resting_hosts(hosts: int, pops: int, patience: float, window: int = 2) -> tuple[float, int]:
+    """Pops/s and records handed out, `hosts` hosts with 3 records each, most of them resting."""
+    rng = random.Random(1)
+    frontier, seq, clock = Frontier(), 0, 0.0
+    delay = {f"h{h}": rng.uniform(0.5, 5.0) for h in range(hosts)}
+    for host in delay:
+        for _ in range(3):
+            seq += 1
+            frontier.push(host, Record(-rng.random(), seq, f"http://{host}/{seq}", 1))
+    fetched: dict[str, float] = {}
+
+    def wait(host: str) -> tuple[float, bool]:
+        return max(0.0, fetched.get(host, -1e9) + delay[host] - clock), False
+
+    handed, started = 0, time.perf_counter()
+    for _ in range(pops):
+        clock += 2e-5
+        got = frontier.pop(clock, wait, patience, window)
+        if got is not None:
+            host, record = got
+            fetched[host], handed, seq = clock, handed + 1, seq + 1
+            frontier.release(host, delay[host], record.seq)
+            frontier.push(host, Record(-rng.random(), seq, f"http://{host}/{seq}", 1))
+    return pops / (time.perf_counter() - started), handed
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", type=int, nargs="+", default=[10_000, 100_000, 1_000_000])
+    parser.add_argument("--hosts", type=int, nargs="+", default=[10_000, 100_000])
     args = parser.parse_args()
     print(f"{'URLs':>9}  {'queue':<38} {'push/s':>9} {'pop/s':>9} {'bytes/URL':>10}")
     for n in args.sizes:
@@ -126,6 +159,11 @@ def main() -> None:
             push, pop = rates(kind, n)
             memory = bytes_per_url(kind, n)
             print(f"{n:9d}  {kind.name:<38} {push:9.0f} {pop:9.0f} {memory:10.0f}", flush=True)
+    print(f"\n{'hosts':>9}  {'patience':>8} {'pop/s':>9} {'handed out':>11}  (100,000 pops, most hosts resting)")
+    for hosts in args.hosts:
+        for patience in (0.0, 1.0):
+            rate, handed = resting_hosts(hosts, 100_000, patience)
+            print(f"{hosts:9d}  {patience:8.1f} {rate:9.0f} {handed:11d}", flush=True)
 
 
 if __name__ == "__main__":

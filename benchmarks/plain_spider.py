@@ -1,10 +1,18 @@
-"""The baseline: a plain Scrapy CrawlSpider that follows every link from the local web's portal."""
+"""The baseline: a plain Scrapy CrawlSpider that follows every link from a profile's seeds, within its allowed
+domains (the local web's portal by default), as a focused crawl of the same profile would start."""
 
 from scrapy.linkextractors import LinkExtractor
 from scrapy.spiders import CrawlSpider, Rule
 
+from focused.profile import load_profile
+
 
 class PlainSpider(CrawlSpider):
     name = "plain"
-    start_urls = ["http://www.portal.example/"]
     rules = [Rule(LinkExtractor(), follow=True)]
+
+    def __init__(self, profile: str = "profiles/sql.toml", *args, **kwargs):
+        topic = load_profile(profile)
+        self.start_urls = list(topic.seeds)
+        self.allowed_domains = list(topic.allowed_domains)
+        super().__init__(*args, **kwargs)

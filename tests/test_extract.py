@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from scrapy.http import HtmlResponse, TextResponse
 
-from focused.pages.extract import extract, is_html
+from focused.pages.extract import extract, is_file, is_html
 
 HTML = b"""<!doctype html><html><head><title> A  page </title><base href="http://ex.com/docs/"></head>
 <body><article><h1>Indexes</h1><p>One two three four five six seven eight nine ten eleven twelve thirteen
@@ -42,3 +42,14 @@ def test_what_the_page_hides_from_readers_is_neither_text_nor_links():
     assert page.dropped == {"hidden": 4}
     assert "regular expression" not in page.text and "Book today" in page.text
     assert len(response.xpath("//a")) == 5  # the response's own tree is left whole
+
+
+def test_a_file_is_told_by_the_extension_of_its_last_path_segment():
+    files = [
+        "http://a.example/x.pdf",
+        "http://a.example/d/f.tar.gz",
+        "http://a.example/F.JPG",
+        "http://a.example/x.ps?v=1",
+    ]
+    pages = ["http://a.example/steps", "http://a.example/maps", "http://a.example/guitar", "http://a.example/v1.2/"]
+    assert all(map(is_file, files)) and not any(map(is_file, pages))  # pages ending in "ps" or "tar" included

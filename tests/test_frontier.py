@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 
-from focused.frontier.queues import Frontier, Record
+from focused.frontier.queues import SOON, Frontier, Record
 
 READY = (0.0, False)
 
@@ -66,14 +66,15 @@ def test_busy_hosts_come_back_when_released():
     assert frontier.pop(0.0, always_ready)[0] == "a"
 
 
-def test_best_resting_host_is_the_best_scored_one_waiting_for_its_delay():
+def test_best_resting_host_is_the_best_scored_one_due_soon_waiting_for_its_delay():
     frontier = Frontier()
     frontier.push("a", record(0.2, 1))
     frontier.push("b", record(0.7, 2))
     frontier.push("c", record(0.9, 3))
-    wait = {"a": (1.0, False), "b": (3.0, False), "c": (0.1, True)}.__getitem__
+    frontier.push("d", record(0.95, 4))
+    wait = {"a": (1.0, False), "b": (1.5, False), "c": (0.1, True), "d": (SOON + 1, False)}.__getitem__
     assert frontier.pop(0.0, wait) is None
-    assert frontier.best_resting(wait) == "b"
+    assert frontier.best_resting(wait) == "b"  # c waits for a response; d rests longer than SOON
 
 
 def test_dropping_a_dead_host():

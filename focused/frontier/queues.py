@@ -2,17 +2,22 @@
 
 Mercator's back queues, with scores instead of FIFO order: a host is either *ready*
 (its best record sits in a global heap ordered by score) or *waiting* (it sits in a
-heap ordered by the time it may be fetched again). A pop hands out the best record
-among ready hosts, so a slow or delayed host never holds up the others.
+heap ordered by the time it may be fetched again). A pop hands out the best record among
+ready hosts, so a slow or delayed host never holds up the others. Hosts due within SOON
+seconds are also kept by their best record, for patience and parking: no pop looks at a
+host resting longer, so a frontier of many hosts resting on their delays pops as fast as a
+small one.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from heapq import heapify, heappop, heappush
+from itertools import count
 from typing import Any, NamedTuple, Protocol, runtime_checkable
 
 RECHECK_BUSY = 1.0  # seconds before a host at its concurrency limit is looked at again
+SOON = 2.0  # seconds: resting hosts due within this (or the patience, if longer) are indexed by their best record
 # wait(host) -> (seconds until the host may be fetched, whether it is at its concurrency limit)
 Wait = Callable[[str], tuple[float, bool]]
 
@@ -85,6 +90,14 @@ class Frontier:
         self._ready: list[tuple[float, int, str]] = []  # (key, seq, host) of a ready host's best record
         self._waiting: list[tuple[float, str]] = []  # (time to look again, host)
         self._waiting_until: dict[str, float] = {}
+        # A waiting host's entries carry a token; an entry is current while its token is the host's in
+        # _resting_token (entries of hosts that woke or changed their best record are skipped, then dropped).
+        self._resting: list[tuple[float, int, str]] = []  # (expected ready time, token, host), soonest first
+        self._soon: list[tuple[float, int, int, float, str]] = []  # (key, seq, token, ready time, host), best first
+        self._resting_token: dict[str, int] = {}
+        self._ready_at: dict[str, float] = {}
+        self._horizon = float("-inf")  # hosts due by then are in _soon
+        self._tokens = count()
         self._size = 0
 
     def __len__(self) -> int:
@@ -103,8 +116,8 @@ class Frontier:
         is_best = not queue or record < queue[0]
         heappush(queue, record)
         self._size += 1
-        if is_best and host not in self._waiting_until:
-            heappush(self._ready, (record.key, record.seq, host))
+        if is_best:
+            self._best_changed(host)
 
     def pop(self, now: float, wait: Wait, patience: float = 0.0, window: int = 0) -> tuple[str, Record] | None:
         """Best record of a host that may be fetched now.
@@ -114,21 +127,19 @@ class Frontier:
         the page budget goes to the best URLs, not to whichever host happens to be free.
         """
         self._wake(now)
-        blockers = self._blockers(wait, patience) if patience > 0 else []
+        self._advance(now + max(patience, SOON))
         while self._ready:
             key, seq, host = self._ready[0]
             queue = self._queues.get(host)
             if not queue or (queue[0].key, queue[0].seq) != (key, seq) or host in self._waiting_until:
                 heappop(self._ready)  # stale entry: the host's best changed or it went to wait
                 continue
-            if blockers and min(blockers) < key and self._count_better(key, window, blockers) >= window:
+            if patience > 0 and self._held_back(key, now + patience, window):
                 return None
             seconds, busy = wait(host)
             if busy or seconds > 0:
                 heappop(self._ready)
-                self._defer(host, now + (RECHECK_BUSY if busy else seconds))
-                if patience > 0 and seconds <= patience:
-                    blockers.append(key)
+                self._defer(host, now + (RECHECK_BUSY if busy else seconds), now + seconds)
                 continue
             heappop(self._ready)
             return host, self.take(host)
@@ -143,12 +154,7 @@ class Frontier:
 
     def best_resting(self, wait: Wait) -> str | None:
         """The best-scored host that waits only for its delay (not for a response)."""
-        best: tuple[float, str] | None = None
-        for host in self._waiting_until:
-            queue = self._queues.get(host)
-            if queue and not wait(host)[1] and (best is None or queue[0].key < best[0]):
-                best = (queue[0].key, host)
-        return best[1] if best else None
+        return next((host for _, _, host in self._soon_best_first() if not wait(host)[1]), None)
 
     def take(self, host: str) -> Record:
         """Remove and return the host's best record, whatever its readiness."""
@@ -157,21 +163,25 @@ class Frontier:
         self._size -= 1
         if not queue:
             del self._queues[host]
-        elif host not in self._waiting_until:
-            heappush(self._ready, (queue[0].key, queue[0].seq, host))
+        else:
+            self._best_changed(host)
         return record
 
     def release(self, host: str, delay: float = 0.0, seq: int | None = None) -> None:
         """A request of `host` (record `seq`, or robots.txt) finished: look at the host again on the next pop
         (its delay is `wait`'s to apply)."""
-        if self._waiting_until.pop(host, None) is not None and host in self._queues:
-            best = self._queues[host][0]
-            heappush(self._ready, (best.key, best.seq, host))
+        if self._waiting_until.pop(host, None) is not None:
+            self._resting_token.pop(host, None)
+            self._ready_at.pop(host, None)
+            if host in self._queues:
+                self._best_changed(host)
 
     def drop_host(self, host: str) -> int:
         """Forget every record of a host (it is dead); returns how many were dropped."""
         dropped = len(self._queues.pop(host, ()))
         self._waiting_until.pop(host, None)
+        self._resting_token.pop(host, None)
+        self._ready_at.pop(host, None)
         self._size -= dropped
         return dropped
 
@@ -194,45 +204,79 @@ class Frontier:
                     changed = True
             if changed:
                 heapify(queue)
-                if host not in self._waiting_until:
-                    heappush(self._ready, (queue[0].key, queue[0].seq, host))
+                self._best_changed(host)
 
     def records(self) -> Iterator[tuple[str, Record]]:
         for host, queue in self._queues.items():
             for record in queue:
                 yield host, record
 
-    def _blockers(self, wait: Wait, patience: float) -> list[float]:
-        """Best keys of the hosts that cannot be fetched now but will be within `patience`."""
-        return [
-            queue[0].key
-            for host in self._waiting_until
-            if (queue := self._queues.get(host)) and wait(host)[0] <= patience
-        ]
+    def _held_back(self, key: float, horizon: float, window: int) -> bool:
+        """Whether `window` records better than `key` are expected by `horizon`: each host resting until then
+        counts once (it will take one URL), hosts resting longer not at all. The walk stops at the first
+        host due soon whose best record is not better than `key`."""
+        better = 0
+        for best, ready_at, _ in self._soon_best_first():
+            if best >= key:
+                return False
+            if ready_at <= horizon:
+                better += 1
+                if better >= window:
+                    return True
+        return False
 
-    def _count_better(self, key: float, limit: int, blockers: list[float]) -> int:
-        """How many records would go before one scoring `key`, counting up to `limit`.
+    def _soon_best_first(self) -> Iterator[tuple[float, float, str]]:
+        """(Best key, expected ready time, host) of the hosts due soon, best first: a walk of the heap in order,
+        through a small heap of the entries it has reached."""
+        heap = self._soon
+        while heap and not self._current(heap[0][2], heap[0][4]):
+            heappop(heap)
+        reached = [(heap[0], 0)] if heap else []
+        while reached:
+            (key, _, token, ready_at, host), i = heappop(reached)
+            if self._current(token, host):
+                yield key, ready_at, host
+            for child in (2 * i + 1, 2 * i + 2):
+                if child < len(heap):
+                    heappush(reached, (heap[child], child))
 
-        A host about to wake takes one URL, so each blocker counts once; a ready host counts
-        every better record (pruned heap walks).
-        """
-        count = sum(blocker < key for blocker in blockers)
-        for host, queue in self._queues.items():
-            if count >= limit:
-                break
-            if host in self._waiting_until:
-                continue
-            stack = [0]
-            while stack and count < limit:
-                i = stack.pop()
-                if i < len(queue) and queue[i].key < key:
-                    count += 1
-                    stack += (2 * i + 1, 2 * i + 2)
-        return count
+    def _advance(self, horizon: float) -> None:
+        """Index by their best record the resting hosts due by `horizon`."""
+        self._horizon = max(self._horizon, horizon)
+        while self._resting and self._resting[0][0] <= self._horizon:
+            _, token, host = heappop(self._resting)
+            if self._current(token, host):
+                self._index_soon(host, token)
 
-    def _defer(self, host: str, when: float) -> None:
+    def _index_soon(self, host: str, token: int) -> None:
+        best = self._queues[host][0]
+        heappush(self._soon, (best.key, best.seq, token, self._ready_at[host], host))
+        if len(self._soon) > 4 * len(self._resting_token) + 64:  # mostly stale: rebuild
+            self._soon = [entry for entry in self._soon if self._current(entry[2], entry[4])]
+            heapify(self._soon)
+
+    def _current(self, token: int, host: str) -> bool:
+        return self._resting_token.get(host) == token
+
+    def _best_changed(self, host: str) -> None:
+        """The host's best record is new (pushed, taken, re-scored) or the host woke or went to rest: index it
+        again where it belongs now."""
+        best = self._queues[host][0]
+        if host not in self._waiting_until:
+            heappush(self._ready, (best.key, best.seq, host))
+            return
+        token = self._resting_token[host] = next(self._tokens)
+        if self._ready_at[host] <= self._horizon:
+            self._index_soon(host, token)
+        else:
+            heappush(self._resting, (self._ready_at[host], token, host))
+
+    def _defer(self, host: str, when: float, ready_at: float) -> None:
+        """The host waits: looked at again at `when`, expected to take a request at `ready_at`."""
         self._waiting_until[host] = when
+        self._ready_at[host] = ready_at
         heappush(self._waiting, (when, host))
+        self._best_changed(host)
 
     def _wake(self, now: float) -> None:
         while self._waiting and self._waiting[0][0] <= now:

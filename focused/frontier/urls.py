@@ -39,8 +39,10 @@ class BadURL(ValueError):
         self.reason = reason
 
 
+@lru_cache(maxsize=2**16)
 def canonical_url(url: str) -> str:
-    """The URL the crawler fetches and remembers, or BadURL for unfetchable links."""
+    """The URL the crawler fetches and remembers, or BadURL for unfetchable links. Cached: the same links recur on
+    page after page (navigation), and the fingerprint of a request canonicalizes the URL it was built from."""
     try:
         parts = urlsplit(url.strip())
         port = parts.port

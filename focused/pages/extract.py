@@ -15,12 +15,12 @@ from lxml.html import HtmlElement
 from scrapy.http import HtmlResponse, Response
 from scrapy.linkextractors import IGNORED_EXTENSIONS
 from scrapy.utils.response import get_base_url
-from scrapy.utils.url import url_has_any_extension
 
 from focused.frontier.urls import BadURL, canonical_url
 
 SPACES = re.compile(r"\s+")
 MAX_ANCHOR_CHARS = 200
+FILE_EXTENSIONS = frozenset(f".{extension}" for extension in IGNORED_EXTENSIONS)  # files no crawl reads as pages
 
 
 @dataclass(frozen=True)
@@ -76,12 +76,20 @@ def extract(response: HtmlResponse, context_words: int) -> Page:
         if url in seen:
             continue
         seen.add(url)
-        if url_has_any_extension(url, IGNORED_EXTENSIONS):
+        if is_file(url):
             page.dropped["extension"] += 1
             continue
         page.links.append(Link(url, _anchor(a), _context(a, context_words)))
     page.text = trafilatura.extract(root, fast=True, include_comments=False) or _clean(root.text_content())
     return page
+
+
+def is_file(url: str) -> bool:
+    """Whether a canonical URL names a file by its extension (.pdf, .tar.gz, ...): only the last path segment's
+    suffixes count, so /steps or /maps are pages (Scrapy's url_has_any_extension, given extensions without
+    their dot, took any path ending in "ps" or "tar" for a file)."""
+    name = url.split("?", 1)[0].rsplit("/", 1)[-1].lower()  # a canonical URL has no fragment
+    return any(name[i:] in FILE_EXTENSIONS for i, char in enumerate(name) if char == ".")
 
 
 def _visible(root: HtmlElement, dropped: Counter[str]) -> HtmlElement:
