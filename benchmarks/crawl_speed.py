@@ -29,7 +29,7 @@ from pathlib import Path
 from focused.evaluation.inputs import load_labels
 from focused.evaluation.metrics import harvest_rate
 from focused.frontier.urls import canonical_url
-from testbed.harness import crawl_command, crawl_env, start_web
+from testbed.harness import crawl_command, crawl_env, log_stat, start_web
 from testbed.localweb.web import LocalWeb
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -70,12 +70,7 @@ def crawl(command: list[str], settings: dict, proxy: str, cwd: Path, out: Path) 
     subprocess.run(command + ["-s", f"LOG_FILE={log}", "-O", f"{out}:jsonl"], cwd=cwd, env=env, check=True)
     text = log.read_text()
     urls = [canonical_url(url) for url in re.findall(r'"url": "([^"]+)"', out.read_text())]
-    return stat(text, "response_received_count") / stat(text, "elapsed_time_seconds"), urls, text
-
-
-def stat(log: str, name: str) -> float:
-    match = re.search(rf"'{re.escape(name)}': ([0-9.e-]+)", log)
-    return float(match[1]) if match else 0.0
+    return log_stat(text, "response_received_count") / log_stat(text, "elapsed_time_seconds"), urls, text
 
 
 def stage_table(results: list[tuple[str, float, list[str], str]]) -> None:
@@ -84,7 +79,8 @@ def stage_table(results: list[tuple[str, float, list[str], str]]) -> None:
     print(f"\n{'ms per page':<14}" + "".join(f"{name[:22]:>24}" for name, _ in counted))
     for stage in STAGES:
         cells = (
-            1000 * stat(log, f"focused/seconds/{stage}") / max(stat(log, "focused/pages"), 1) for _, log in counted
+            1000 * log_stat(log, f"focused/seconds/{stage}") / max(log_stat(log, "focused/pages"), 1)
+            for _, log in counted
         )
         print(f"{stage:<14}" + "".join(f"{cell:24.2f}" for cell in cells))
 

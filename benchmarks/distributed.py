@@ -27,7 +27,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import re
 import subprocess
 import tempfile
 import time
@@ -36,7 +35,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from testbed.harness import crawl_command, crawl_env, start_redis, start_web
+from testbed.harness import crawl_command, crawl_env, log_stat, start_redis, start_web
 
 ROOT = Path(__file__).resolve().parents[1]
 SETTINGS = {
@@ -71,12 +70,6 @@ def host_politeness(entries: list[dict], delay: float) -> tuple[float, int, int,
     robots = [sum(e["path"] == "/robots.txt" for e in seen) for seen in by_host.values()]
     short = sum(gap < 0.98 * delay for gap in gaps)
     return min(gaps, default=float("inf")), short, max(e["concurrency"] for e in entries), max(robots)
-
-
-def requests_sent(log: Path) -> int:
-    """The requests one crawl process sent, from the stats Scrapy dumps at the end of its log."""
-    match = re.search(r"'downloader/request_count': (\d+)", log.read_text())
-    return int(match[1]) if match else 0
 
 
 def crawl_process(
@@ -121,7 +114,7 @@ def measure(
     fetched = sorted(datetime.fromisoformat(item["fetched_at"]) for item in items)
     entries = [entry for line in log.read_text().splitlines() if (entry := json.loads(line))["t"] >= since]
     twice = len(items) - len({item["url"] for item in items})
-    sent = sum(requests_sent(path) for path in workdir.glob("p*.log"))
+    sent = int(sum(log_stat(path.read_text(), "downloader/request_count") for path in workdir.glob("p*.log")))
     return Run(
         len(items),
         seconds,

@@ -16,11 +16,12 @@ import re
 import subprocess
 import sys
 import tempfile
+from functools import partial
 from pathlib import Path
 
 from focused.evaluation.metrics import harvest_rate
 from testbed.demo import LOOPBACK
-from testbed.harness import crawl_command, crawl_env, start_web
+from testbed.harness import crawl_command, crawl_env, log_stat, start_web
 from testbed.localweb.web import LocalWeb
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -39,10 +40,7 @@ def crawl(strategy: str, models: Path, extra: dict, pages: int, proxy: str, out:
     subprocess.run(crawl_command(PROFILE, strategy, out, settings), cwd=ROOT, env=crawl_env(proxy), check=True)
     text = log.read_text()
 
-    def stat(name: str) -> float:
-        match = re.search(rf"'{re.escape(name)}': ([0-9.]+)", text)
-        return float(match[1]) if match else 0.0
-
+    stat = partial(log_stat, text)
     fetched = stat("focused/model/pages") or 1
     return {
         "pages/s": stat("response_received_count") / stat("elapsed_time_seconds"),

@@ -64,6 +64,12 @@ def crawl_command(
     return command
 
 
+def log_stat(log: str, name: str) -> float:
+    """A value from the stats Scrapy dumps at the end of a crawl's log (0 if absent)."""
+    match = re.search(rf"'{re.escape(name)}': ([0-9.e+-]+)", log)
+    return float(match[1]) if match else 0.0
+
+
 def crawl_env(proxy: str | None, https: bool = False) -> dict[str, str]:
     """This process's environment with the test web as the only proxy (https through it too with `https`: each
     request a CONNECT tunnel, which the test webs refuse)."""

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import re
 import subprocess
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -51,9 +50,7 @@ class Crawl:
         return [item["url"] for item in self.items]
 
     def stat(self, name: str) -> float:
-        """A value from the stats Scrapy dumps at the end of the log (0 if absent)."""
-        match = re.search(rf"'{re.escape(name)}': ([0-9.]+)", self.log)
-        return float(match[1]) if match else 0.0
+        return harness.log_stat(self.log, name)
 
 
 def start_web(directory: Path, latency: float = 0.0, module: str = "testbed.localweb", *options: str) -> WebServer:

@@ -82,6 +82,15 @@ class Shared(Protocol):
     def close(self) -> None: ...
 
 
+class Rest(NamedTuple):
+    """A waiting host: looked at again at `when`, expected to take a request at `ready_at`; its index entries
+    carrying another `token` are out of date (it changed its best record since)."""
+
+    when: float
+    ready_at: float
+    token: int
+
+
 class Frontier:
     """The in-memory frontier of one process: FrontierStore, Resting and Persistent."""
 
@@ -89,13 +98,11 @@ class Frontier:
         self._queues: dict[str, list[Record]] = {}
         self._ready: list[tuple[float, int, str]] = []  # (key, seq, host) of a ready host's best record
         self._waiting: list[tuple[float, str]] = []  # (time to look again, host)
-        self._waiting_until: dict[str, float] = {}
-        # A waiting host's entries carry a token; an entry is current while its token is the host's in
-        # _resting_token (entries of hosts that woke or changed their best record are skipped, then dropped).
+        self._rests: dict[str, Rest] = {}  # the waiting hosts
+        # Index entries of waiting hosts: current while their token is the host's Rest's (the others are skipped,
+        # then dropped).
         self._resting: list[tuple[float, int, str]] = []  # (expected ready time, token, host), soonest first
         self._soon: list[tuple[float, int, int, float, str]] = []  # (key, seq, token, ready time, host), best first
-        self._resting_token: dict[str, int] = {}
-        self._ready_at: dict[str, float] = {}
         self._horizon = float("-inf")  # hosts due by then are in _soon
         self._tokens = count()
         self._size = 0
@@ -131,7 +138,7 @@ class Frontier:
         while self._ready:
             key, seq, host = self._ready[0]
             queue = self._queues.get(host)
-            if not queue or (queue[0].key, queue[0].seq) != (key, seq) or host in self._waiting_until:
+            if not queue or (queue[0].key, queue[0].seq) != (key, seq) or host in self._rests:
                 heappop(self._ready)  # stale entry: the host's best changed or it went to wait
                 continue
             if patience > 0 and self._held_back(key, now + patience, window):
@@ -148,7 +155,7 @@ class Frontier:
     def next_look(self, now: float) -> float | None:
         """Seconds until a resting host wakes (None: none rests). Responses are events the engine
         acts on; the end of a host's delay is not, so the scheduler has to be asked again then."""
-        while self._waiting and self._waiting_until.get(self._waiting[0][1]) != self._waiting[0][0]:
+        while self._waiting and not self._due(*self._waiting[0]):
             heappop(self._waiting)  # stale: the host was released or deferred again
         return max(0.0, self._waiting[0][0] - now) if self._waiting else None
 
@@ -170,18 +177,13 @@ class Frontier:
     def release(self, host: str, delay: float = 0.0, seq: int | None = None) -> None:
         """A request of `host` (record `seq`, or robots.txt) finished: look at the host again on the next pop
         (its delay is `wait`'s to apply)."""
-        if self._waiting_until.pop(host, None) is not None:
-            self._resting_token.pop(host, None)
-            self._ready_at.pop(host, None)
-            if host in self._queues:
-                self._best_changed(host)
+        if self._rests.pop(host, None) is not None and host in self._queues:
+            self._best_changed(host)
 
     def drop_host(self, host: str) -> int:
         """Forget every record of a host (it is dead); returns how many were dropped."""
         dropped = len(self._queues.pop(host, ()))
-        self._waiting_until.pop(host, None)
-        self._resting_token.pop(host, None)
-        self._ready_at.pop(host, None)
+        self._rests.pop(host, None)
         self._size -= dropped
         return dropped
 
@@ -250,36 +252,42 @@ class Frontier:
 
     def _index_soon(self, host: str, token: int) -> None:
         best = self._queues[host][0]
-        heappush(self._soon, (best.key, best.seq, token, self._ready_at[host], host))
-        if len(self._soon) > 4 * len(self._resting_token) + 64:  # mostly stale: rebuild
+        heappush(self._soon, (best.key, best.seq, token, self._rests[host].ready_at, host))
+        if len(self._soon) > 4 * len(self._rests) + 64:  # mostly stale: rebuild
             self._soon = [entry for entry in self._soon if self._current(entry[2], entry[4])]
             heapify(self._soon)
 
     def _current(self, token: int, host: str) -> bool:
-        return self._resting_token.get(host) == token
+        rest = self._rests.get(host)
+        return rest is not None and rest.token == token
+
+    def _due(self, when: float, host: str) -> bool:
+        """Whether a `_waiting` entry is the host's current one (not released or deferred again since)."""
+        rest = self._rests.get(host)
+        return rest is not None and rest.when == when
 
     def _best_changed(self, host: str) -> None:
         """The host's best record is new (pushed, taken, re-scored) or the host woke or went to rest: index it
         again where it belongs now."""
         best = self._queues[host][0]
-        if host not in self._waiting_until:
+        rest = self._rests.get(host)
+        if rest is None:
             heappush(self._ready, (best.key, best.seq, host))
             return
-        token = self._resting_token[host] = next(self._tokens)
-        if self._ready_at[host] <= self._horizon:
-            self._index_soon(host, token)
+        rest = self._rests[host] = rest._replace(token=next(self._tokens))
+        if rest.ready_at <= self._horizon:
+            self._index_soon(host, rest.token)
         else:
-            heappush(self._resting, (self._ready_at[host], token, host))
+            heappush(self._resting, (rest.ready_at, rest.token, host))
 
     def _defer(self, host: str, when: float, ready_at: float) -> None:
         """The host waits: looked at again at `when`, expected to take a request at `ready_at`."""
-        self._waiting_until[host] = when
-        self._ready_at[host] = ready_at
+        self._rests[host] = Rest(when, ready_at, -1)
         heappush(self._waiting, (when, host))
         self._best_changed(host)
 
     def _wake(self, now: float) -> None:
         while self._waiting and self._waiting[0][0] <= now:
             when, host = heappop(self._waiting)
-            if self._waiting_until.get(host) == when:
+            if self._due(when, host):
                 self.release(host)

@@ -14,7 +14,7 @@ from __future__ import annotations
 import html
 import re
 
-from testbed.localweb.web import Page, Reply, render
+from testbed.localweb.web import Page, Reply, calendar_month, render
 
 CALENDAR, SPAM, MIRROR, APP, LOOP = "calendar.example", "spam.example", "mirror.example", "app.example", "loop.example"
 MIRRORED = "www.sqlite.org"
@@ -60,18 +60,13 @@ def respond(host: str, target: str, mirrored: Reply) -> Reply:
 
 
 def _calendar(host: str, target: str) -> Reply:
-    m = re.match(r"/events/(\d{4})/(\d{1,2})$", target)
-    if not m:
+    month = calendar_month(target)
+    if month is None:
         return Reply(404, b"<html><body>No such month</body></html>")
-    year, month = int(m[1]), int(m[2])
-    nxt = (year + month // 12, month % 12 + 1)
-    prv = (year - (month == 1), (month - 2) % 12 + 1)
-    page = Page(f"http://{host}{target}", f"HTTP and database events, {year}-{month:02d}", "calendar")
-    page.paragraphs = [f"Meetups on SQL transactions, HTTP caching and web servers in {year}-{month:02d}."]
-    page.links = [
-        (f"/events/{nxt[0]}/{nxt[1]}", "next month", "HTTP and SQL events"),
-        (f"/events/{prv[0]}/{prv[1]}", "previous month", "database meetups"),
-    ]
+    name, following, preceding = month
+    page = Page(f"http://{host}{target}", f"HTTP and database events, {name}", "calendar")
+    page.paragraphs = [f"Meetups on SQL transactions, HTTP caching and web servers in {name}."]
+    page.links = [(following, "next month", "HTTP and SQL events"), (preceding, "previous month", "database meetups")]
     return Reply(200, render(page).encode())
 
 

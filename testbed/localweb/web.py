@@ -93,6 +93,20 @@ class Page:
     paragraphs: list[str] = field(default_factory=list)
 
 
+def calendar_month(target: str) -> tuple[str, str, str] | None:
+    """A calendar trap's month page /events/YEAR/MONTH: its name (YEAR-MM) and the paths of the next and the
+    previous month, forever (None for any other path)."""
+    m = re.match(r"/events/(\d{4})/(\d{1,2})$", target)
+    if not m:
+        return None
+    year, month = int(m[1]), int(m[2])
+    return (
+        f"{year}-{month:02d}",
+        f"/events/{year + month // 12}/{month % 12 + 1}",
+        f"/events/{year - (month == 1)}/{(month - 2) % 12 + 1}",
+    )
+
+
 class LocalWeb:
     """The pages of the generated web, addressable by host and path."""
 
@@ -159,17 +173,15 @@ class LocalWeb:
 
     def _calendar(self, host: str, target: str) -> Reply:
         """An endless calendar: every month links to the next and previous one."""
-        m = re.match(r"/events/(\d{4})/(\d{1,2})$", target)
-        if not m:
+        month = calendar_month(target)
+        if month is None:
             return Reply(404)
-        year, month = int(m[1]), int(m[2])
-        nxt = (year + month // 12, month % 12 + 1)
-        prv = (year - (month == 1), (month - 2) % 12 + 1)
-        page = Page(f"http://{host}{target}", f"SQL database meetups {year}-{month:02d}", "calendar")
-        page.paragraphs = [f"Database and SQL query meetups scheduled for {year}-{month:02d}."]
+        name, following, preceding = month
+        page = Page(f"http://{host}{target}", f"SQL database meetups {name}", "calendar")
+        page.paragraphs = [f"Database and SQL query meetups scheduled for {name}."]
         page.links = [
-            (f"/events/{nxt[0]}/{nxt[1]}", "next month: sql meetups", "database events"),
-            (f"/events/{prv[0]}/{prv[1]}", "previous month: sql meetups", "database events"),
+            (following, "next month: sql meetups", "database events"),
+            (preceding, "previous month: sql meetups", "database events"),
         ]
         return Reply(200, render(page).encode())
 
