@@ -129,6 +129,14 @@ FOCUSED_MIN_WORD_DIVERSITY = 0.2
 # is halved toward the examples' share of positives for every FOCUSED_OOD_TOLERANCE x the
 # range's width (at least a quarter of its bounds' sum) it lies outside (focused/pages/credibility.py). 0: off.
 FOCUSED_OOD_TOLERANCE = 0.25
+# Refresh crawls (-a mode=refresh, focused/refresh/): at most FOCUSED_REFRESH_RATE fetches per second for the
+# whole crawl, revisits and new pages together (per-host politeness still applies); how each page's share of
+# the rate is set: "optimal" (the most freshness for the rate, Cho & Garcia-Molina 2000), "uniform" or
+# "proportional" (to the estimated change rate); and the weight of an irrelevant page's freshness beside a
+# relevant page's 1 (a page's weight: floor + (1 - floor) x relevance).
+FOCUSED_REFRESH_RATE = 1.0
+FOCUSED_REFRESH_POLICY = "optimal"
+FOCUSED_REFRESH_FLOOR = 0.1
 # Seconds between progress lines (0 turns them off).
 FOCUSED_PROGRESS_INTERVAL = 5.0
 # Share of pages, chosen by a hash of the URL, that the auditor (the embedding model trained beside

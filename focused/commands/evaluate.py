@@ -1,4 +1,6 @@
 """`scrapy evaluate CRAWL.jsonl [...] --labels LABELS [--out DIR]`: crawls against labeled pages.
+`scrapy evaluate CRAWL.jsonl UPDATES.jsonl [...] --freshness TRUTH.json`: a refresh crawl against a changing
+web's ground truth (focused.evaluation.freshness).
 
 Prints one JSON report per crawl (an object for one crawl, a list for several) and, with
 --out, writes it to DIR/summary.json beside harvest.png and recall.png, which overlay the
@@ -12,6 +14,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -19,7 +22,18 @@ import numpy as np
 from scrapy.commands import ScrapyCommand
 from scrapy.exceptions import UsageError
 
-from focused.evaluation.inputs import Crawl, EvaluationError, Labels, check_overlap, load_crawl, load_graph, load_labels
+from focused.evaluation.freshness import freshness_report
+from focused.evaluation.inputs import (
+    Crawl,
+    EvaluationError,
+    Labels,
+    check_overlap,
+    load_crawl,
+    load_fetches,
+    load_graph,
+    load_labels,
+    load_truth,
+)
 from focused.evaluation.metrics import BUDGETS, pst, summarize
 from focused.strategies.importance import importance
 
@@ -29,14 +43,26 @@ class Command(ScrapyCommand):
     default_settings = {"LOG_ENABLED": False}
 
     def syntax(self) -> str:
-        return "[options] <crawl.jsonl> [<crawl.jsonl> ...] --labels <labels.txt|labels.csv>"
+        return (
+            "[options] <crawl.jsonl> [<crawl.jsonl> ...] (--labels <labels.txt|labels.csv> | --freshness <truth.json>)"
+        )
 
     def short_desc(self) -> str:
         return "Evaluate crawls against labeled pages: harvest rate, recall, P_ST, calibration, plots"
 
     def add_options(self, parser: argparse.ArgumentParser) -> None:
         super().add_options(parser)
-        parser.add_argument("--labels", required=True, help="relevant URLs one a line, or CSV url,label")
+        parser.add_argument("--labels", help="relevant URLs one a line, or CSV url,label")
+        parser.add_argument(
+            "--freshness",
+            metavar="TRUTH",
+            help="instead: the freshness, age, changes and new pages of the collection the feeds (a first crawl's, "
+            "then its refresh crawls') kept, against this ground truth of page changes",
+        )
+        parser.add_argument(
+            "--since", help="with --freshness: the window's start (ISO 8601; default: the last feed's first item)"
+        )
+        parser.add_argument("--until", help="with --freshness: the window's end (default: the last item)")
         parser.add_argument("--out", help="folder for summary.json, harvest.png and recall.png")
         parser.add_argument("--budgets", default=",".join(map(str, BUDGETS)), help="pages at which to report")
         parser.add_argument("--total", type=int, help="pages in the whole web (for the random crawler)")
@@ -58,7 +84,12 @@ class Command(ScrapyCommand):
         if not args:
             raise UsageError("give at least one crawl output (JSON lines)")
         try:
-            reports = self._evaluate(args, opts)
+            if opts.freshness:
+                reports = [self._freshness(args, opts)]
+            elif not opts.labels:
+                raise UsageError("give the labels (--labels) or a ground truth of page changes (--freshness)")
+            else:
+                reports = self._evaluate(args, opts)
         except EvaluationError as exc:
             print(f"focused: {exc}", file=sys.stderr)
             self.exitcode = 2
@@ -67,6 +98,19 @@ class Command(ScrapyCommand):
         print(text)
         if opts.out:
             (Path(opts.out) / "summary.json").write_text(text + "\n", encoding="utf-8")
+
+    @staticmethod
+    def _freshness(args: list[str], opts: argparse.Namespace) -> dict:
+        feeds = [load_fetches(Path(path)) for path in args]
+        fetches = [fetch for feed in feeds for fetch in feed]
+        try:
+            since = datetime.fromisoformat(opts.since).timestamp() if opts.since else feeds[-1][0].at
+            until = datetime.fromisoformat(opts.until).timestamp() if opts.until else max(f.at for f in fetches)
+        except ValueError as exc:
+            raise EvaluationError(f"--since/--until: not an ISO 8601 time ({exc})") from exc
+        if until <= since:
+            raise EvaluationError("the window is empty: --until must come after --since (or the last feed's start)")
+        return freshness_report(load_truth(Path(opts.freshness)), fetches, since, until)
 
     def _evaluate(self, args: list[str], opts: argparse.Namespace) -> list[dict]:
         budgets = self._budgets(opts.budgets)

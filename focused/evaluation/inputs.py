@@ -109,6 +109,42 @@ def load_crawl(path: Path) -> Crawl:
     return Crawl(path, strategy or path.stem, pages, _seconds(times))
 
 
+@dataclass(frozen=True)
+class Fetch:
+    """One item of a crawl or refresh feed: which page, when, and what the crawl made of it."""
+
+    url: str
+    at: float  # seconds since the epoch
+    change: str  # new, changed or gone
+
+
+def load_fetches(path: Path) -> list[Fetch]:
+    """Every item of a feed (a first crawl's, or a refresh crawl's updates), in the order written."""
+    fetches = []
+    for number, line in enumerate(_lines(path), 1):
+        if not line.strip():
+            continue
+        try:
+            item = json.loads(line)
+            at = datetime.fromisoformat(item["fetched_at"]).timestamp()
+        except (json.JSONDecodeError, TypeError, KeyError, ValueError) as exc:
+            raise EvaluationError(f"{path}:{number}: not an item with `url` and `fetched_at` ({exc})") from exc
+        fetches.append(Fetch(_canonical(path, number, item["url"]), at, str(item.get("change") or "new")))
+    if not fetches:
+        raise EvaluationError(f"{path}: an empty feed")
+    return fetches
+
+
+def load_truth(path: Path) -> dict:
+    """A changing web's ground truth (testbed.localweb.dynamic): start, and per page born, died, changes, relevant."""
+    try:
+        truth = json.loads(path.read_text(encoding="utf-8"))
+        pages = {canonical_url(url): page for url, page in truth["pages"].items() if {"born", "changes"} <= set(page)}
+        return {"start": float(truth["start"]), "pages": pages}
+    except (OSError, ValueError, KeyError, TypeError, BadURL) as exc:
+        raise EvaluationError(f"{path}: not a ground truth of page changes ({exc!r})") from exc
+
+
 def _seconds(times: list[str]) -> float | None:
     try:
         stamps = sorted(datetime.fromisoformat(t).timestamp() for t in times)

@@ -6,6 +6,11 @@ turned into compact records on the way in and rebuilt on the way out. With JOBDI
 admitted record and finished request is journaled as it happens (focused.frontier.jobstate), so a
 killed crawl resumes without losing its frontier. With FOCUSED_REDIS_URL, the frontier and
 the seen set are shared by every process of the crawl (focused.frontier.distributed).
+
+It also keeps the collection's history (focused.refresh): every visit the spider reports, journaled
+to JOBDIR. For a refresh crawl (`-a mode=refresh`) the pages that fall due go into the frontier as
+conditional GETs beside the discovered links, everything goes out at FOCUSED_REFRESH_RATE at most,
+and the crawl stays open when nothing is due yet.
 """
 
 from __future__ import annotations
@@ -13,10 +18,11 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable
 from pathlib import Path
-from time import monotonic
+from time import monotonic, time
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from scrapy import Request, signals
+from scrapy.exceptions import DontCloseSpider
 from scrapy.utils.httpobj import urlparse_cached
 from scrapy.utils.job import job_dir
 from scrapy.utils.misc import build_from_crawler, load_object
@@ -31,6 +37,10 @@ from focused.frontier.queues import Frontier, FrontierStore, Persistent, Record,
 from focused.frontier.records import RecordCodec
 from focused.frontier.sharedhosts import SharedHosts
 from focused.output.feeds import local_json_lines_feeds, written_urls
+from focused.refresh.history import History, Visit
+from focused.refresh.revisits import META as REVISIT
+from focused.refresh.revisits import Pace, Revisits
+from focused.refresh.schedule import POLICIES
 from focused.scrapyinternals import DownloaderSlots, engine_wakeup
 
 if TYPE_CHECKING:
@@ -63,6 +73,12 @@ class ScoringSpider(Protocol):
     def failed(self, failure: Failure) -> None: ...
 
 
+def is_revisit(record: Record) -> bool:
+    """A record of a page of the collection that fell due, not of a discovered link: the strategy does not
+    re-score it."""
+    return record.request is not None and REVISIT in record.request.get("meta", {})
+
+
 def _host(request: Request) -> str:
     """The politeness unit of a request, from Scrapy's per-request URL parse cache."""
     return urlparse_cached(request).hostname or ""
@@ -84,6 +100,9 @@ class FocusedScheduler:
         self.stats = crawler.stats
         self.df = dupefilter
         self.jobstate = JobState(Path(jobdir)) if jobdir else None
+        self.history = History(Path(jobdir) if jobdir else None)
+        self.revisits: Revisits | None = None  # a refresh crawl's (open)
+        self.pace: Pace | None = None
         self.max_pages_per_host = max_pages_per_host
         self.patience = patience
         self.window = window
@@ -136,6 +155,11 @@ class FocusedScheduler:
         if isinstance(spider, ScoringSpider):
             self.worker, self.errback = spider.worker, spider.failed
         settings = self.crawler.settings
+        if getattr(spider, "mode", "crawl") == "refresh":
+            rate = settings.getfloat("FOCUSED_REFRESH_RATE")
+            policy = POLICIES[settings.get("FOCUSED_REFRESH_POLICY")]
+            self.revisits = Revisits(self.history, policy, rate, settings.getfloat("FOCUSED_REFRESH_FLOOR"))
+            self.pace = Pace(rate)
         self.hosts = HostPoliteness(
             slots=DownloaderSlots.of(self.crawler.engine.downloader),
             concurrency=settings.getint("CONCURRENT_REQUESTS_PER_DOMAIN"),
@@ -154,6 +178,7 @@ class FocusedScheduler:
             self.wakeup.cancel()
         self.stats.set_value("focused/frontier/unfinished", len(self.outstanding))  # 0 when a crawl ran out
         self._save()
+        self.history.save()
         if self.shared:
             self.shared.close()
         return self.df.close(reason)
@@ -179,7 +204,8 @@ class FocusedScheduler:
         if host in self.hosts.dead:
             self.stats.inc_value("focused/dropped/host_dead")
             return False
-        if self.max_pages_per_host and self.admitted.get(host, 0) >= self.max_pages_per_host:
+        revisit = REVISIT in request.meta  # a page of the collection: not a new URL for the host's budget
+        if not revisit and self.max_pages_per_host and self.admitted.get(host, 0) >= self.max_pages_per_host:
             self.stats.inc_value("focused/trap/host_budget")
             return False
         self.admitted[host] = self.admitted.get(host, 0) + 1
@@ -197,8 +223,14 @@ class FocusedScheduler:
 
     def _next_request(self) -> Request | None:
         self._maybe_rescore()
+        if self.revisits:
+            for request in self.revisits.requests(time(), self.errback):
+                self._admit(request)
         while True:
             now = monotonic()
+            if self.pace and (wait := self.pace.wait(now)) > 0:
+                self._look_again(now, wait)
+                return None
             got = self.frontier.pop(now, self.hosts.wait, self.patience, self.window) or self._park(now)
             if got is None:
                 self._look_again(now)
@@ -211,6 +243,8 @@ class FocusedScheduler:
                 continue
             request = self.codec.to_request(record, self.spider, self.errback)
             self.hosts.handed_out(host, id(request))
+            if self.pace:
+                self.pace.spend(now)
             self.outstanding.add(record.seq)
             self.stats.inc_value("focused/frontier/dequeued")
             self.stats.set_value("focused/frontier/size", len(self.frontier))
@@ -229,7 +263,7 @@ class FocusedScheduler:
         if self.rescoring or version == self.scored_version or not len(self.frontier):
             return
         self.rescoring = True
-        batch = self.frontier.sample(self.rescore_limit)
+        batch = [record for record in self.frontier.sample(self.rescore_limit) if not is_revisit(record)]
         done = self.worker.call(self._rescore, self.worker.strategy, batch)
         done.add_done_callback(lambda outcome: self._rescored(outcome, version, batch))
 
@@ -261,13 +295,15 @@ class FocusedScheduler:
         self.stats.inc_value("focused/frontier/parked")
         return host, self.resting.take(host)
 
-    def _look_again(self, now: float) -> None:
-        """Have the engine ask again when the frontier may next have something to hand out (the
-        engine itself asks only after a response or at its 5 s heartbeat). A timer of our own:
+    def _look_again(self, now: float, seconds: float | None = None) -> None:
+        """Have the engine ask again when the frontier may next have something to hand out, or after
+        `seconds` (the engine itself asks only after a response or at its 5 s heartbeat). A timer of our own:
         the engine's next call runs once, so scheduling it late would hold back the engine's own asks."""
         from twisted.internet import reactor
 
-        seconds = self.frontier.next_look(now)
+        if seconds is None:
+            looks = (self.frontier.next_look(now), self.revisits.next_due(time()) if self.revisits else None)
+            seconds = min((look for look in looks if look is not None), default=None)
         wakeup = engine_wakeup(self.crawler.engine)
         if seconds is None or wakeup is None:
             return
@@ -294,6 +330,19 @@ class FocusedScheduler:
         ):
             connect(self._answered, signal=ended)
         connect(self._request_failed, signal=focused_signals.request_failed)
+        connect(self._visited, signal=focused_signals.page_visited)
+        connect(self._idle, signal=signals.spider_idle)
+
+    def _visited(self, visit: Visit) -> None:
+        if self.revisits:
+            self.revisits.visited(visit)
+        else:
+            self.history.record(visit)
+
+    def _idle(self) -> None:
+        """A refresh crawl runs until stopped: when nothing is due yet, the next page will be."""
+        if self.revisits:
+            raise DontCloseSpider
 
     def _robots_parsed(self, robotparser: Any, request: Request) -> None:
         self.hosts.robots_parsed(_host(request), robotparser, self.user_agent)
@@ -360,6 +409,9 @@ class FocusedScheduler:
         logger.info("Saved %d queued URLs to %s", len(records), path)
 
     def _load(self) -> None:
+        replayed = self.history.load()
+        if replayed:
+            logger.warning("The last run did not close cleanly: the history's journal recovered %d visits", replayed)
         state = self.jobstate.load() if self.jobstate else None
         if state is None or self.jobstate is None:
             return
@@ -368,9 +420,15 @@ class FocusedScheduler:
         self.hosts.dead.update(state.dead)
         for record in state.journaled:  # the dupefilter's own file may have lost its last lines
             self.df.request_seen(self.codec.to_request(record, self.spider, self.errback))
-        pending = [(host, record) for host, record in state.records.values() if record.url not in written]
+        # a URL already written was fetched (its item is written before its request is done with); a revisit
+        # is of a URL written before
+        pending = [
+            (host, record) for host, record in state.records.values() if record.url not in written or is_revisit(record)
+        ]
         for host, record in pending:
             self.frontier.push(host, record)
+            if self.revisits and is_revisit(record):
+                self.revisits.queued.add(record.url)
         if state.journaled:
             logger.warning(
                 "The last run did not close cleanly: its journal recovered %d admitted URLs and %d finished "

@@ -25,3 +25,6 @@ class PageItem:
     outlinks: int
     strategy: str
     evidence: dict[str, Any] = field(default_factory=dict)  # why the URL was fetched when it was
+    change: str = "new"  # new, changed or gone (a refresh crawl writes no item for an unchanged page)
+    version: int = 1  # the page's versions the crawl has held, this one included
+    previous: str | None = None  # when the version this one replaces was fetched (ISO 8601, UTC)

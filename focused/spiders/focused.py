@@ -1,13 +1,16 @@
-"""`scrapy crawl focused -a profile=PROFILE.toml [-a strategy=NAME]`.
+"""`scrapy crawl focused -a profile=PROFILE.toml [-a strategy=NAME] [-a mode=refresh]`.
 
 The spider wires the stages together and holds no scoring logic:
 fetch -> extract -> page relevance -> score links (strategy) -> frontier (scheduler).
-Relevance and link scoring run on the model worker's thread, off the reactor.
+Relevance and link scoring run on the model worker's thread, off the reactor. Every fetch of a page
+ends in a Visit (new, changed, unchanged, gone) for the collection's history (focused.refresh);
+`-a mode=refresh` revisits the pages of a JOBDIR's collection and writes items only for what changed.
 """
 
 from __future__ import annotations
 
 import logging
+import time
 from collections.abc import AsyncIterator, Sequence
 from datetime import UTC, datetime
 from importlib.util import find_spec
@@ -35,6 +38,9 @@ from focused.pages.extract import Link, Page, extract, is_html, looks_binary
 from focused.pages.neardup import SimHashIndex
 from focused.pages.spam import is_stuffed
 from focused.profile import Profile, ProfileError, load_profile
+from focused.refresh.history import Change, Visit
+from focused.refresh.revisits import META as REVISIT
+from focused.refresh.versions import body_digest, content_digest, validators
 from focused.relevance.audit import Auditor
 from focused.relevance.classifier import ClassifierError, PageClassifier, card_path, load_auditor, load_classifier
 from focused.relevance.similarity import KeywordCoverage
@@ -50,6 +56,8 @@ if TYPE_CHECKING:
     from scrapy.settings import BaseSettings
 
 logger = logging.getLogger(__name__)
+MODES = ("crawl", "refresh")
+GONE = (404, 410)  # a revisit answered so: the page left the web
 
 
 class Arguments(NamedTuple):
@@ -57,6 +65,7 @@ class Arguments(NamedTuple):
     strategy: str
     classifier: PageClassifier | None
     auditor: PageClassifier | None  # the model that judges the harvest (the classifier itself, if it is the one)
+    mode: str  # crawl: fill the collection; refresh: keep it fresh
 
 
 class FocusedSpider(FocusedSettings):
@@ -79,8 +88,15 @@ class FocusedSpider(FocusedSettings):
             profile = load_profile(path)
         except ProfileError as exc:
             raise UsageError(str(exc)) from None
+        mode = arguments.get("mode") or "crawl"
+        if mode not in MODES:
+            raise UsageError(f"unknown mode {mode!r}; choose one of: {', '.join(MODES)}")
         if settings.get("FOCUSED_REDIS_URL"):
             require("redis", "redis", "FOCUSED_REDIS_URL")
+            if mode == "refresh":
+                raise UsageError(
+                    "-a mode=refresh keeps its history in JOBDIR; with FOCUSED_REDIS_URL it is not supported yet"
+                )
         if rendering_wanted(settings, profile.render_hosts):
             require("scrapy_playwright", "render", "rendering (FOCUSED_RENDER_HOSTS, _DETECT, render_hosts)")
         directory = Path(settings.get("FOCUSED_CLASSIFIERS_DIR"))
@@ -100,15 +116,16 @@ class FocusedSpider(FocusedSettings):
             classifier = load_classifier(directory, profile.name) if trained else None
             audited = settings.getfloat("FOCUSED_AUDIT_SHARE") > 0
             auditor = load_auditor(directory, classifier) if classifier is not None and audited else None
-            return Arguments(profile, strategy, classifier, auditor)
+            return Arguments(profile, strategy, classifier, auditor, mode)
         except ClassifierError as exc:
             raise UsageError(str(exc)) from None
 
     def setup(self, crawler: Crawler, arguments: dict[str, Any]) -> None:
         settings = crawler.settings
-        self.profile, strategy, classifier, judge = self.check_arguments(settings, arguments)
+        self.profile, strategy, classifier, judge, self.mode = self.check_arguments(settings, arguments)
         self.strategy = load_strategy(crawler, strategy, self.profile)
-        settings.set("CLOSESPIDER_PAGECOUNT", self.profile.max_pages, priority="spider")
+        if self.mode == "crawl":  # a refresh crawl runs until stopped (CLOSESPIDER_TIMEOUT, Ctrl-C)
+            settings.set("CLOSESPIDER_PAGECOUNT", self.profile.max_pages, priority="spider")
         self.allowed_domains = list(self.profile.allowed_domains)
         self.render_detect = settings.getbool("FOCUSED_RENDER_DETECT")
         if rendering_wanted(settings, self.profile.render_hosts):
@@ -185,6 +202,15 @@ class FocusedSpider(FocusedSettings):
 
     async def parse(self, response: Response) -> AsyncIterator[Any]:
         stats = self.crawler.stats
+        revisit = response.meta.get(REVISIT)
+        body = body_digest(response.body)
+        if revisit is not None and (response.status == 304 or body == revisit["body"]):
+            self._unchanged(response, "not_modified" if response.status == 304 else "same_body")
+            return
+        if revisit is not None and response.status in GONE:
+            self._visited(response, "gone")
+            yield self._gone(response, revisit)
+            return
         if not is_html(response):
             self._skip(response, "not_html")
             return
@@ -205,6 +231,10 @@ class FocusedSpider(FocusedSettings):
             stats.inc_value("focused/render/app_shells")
             meta = {META_KEY: evidence(response), "depth": response.meta.get("depth", 0), RENDER: True}
             yield scrapy.Request(response.url, meta=meta, dont_filter=True, errback=self.failed)
+            return
+        content = content_digest(page)
+        if revisit is not None and content == revisit["content"]:
+            self._unchanged(response, "same_content", content)
             return
         with timed(stats, "neardup"):
             duplicate_of = self.neardup.duplicate_of(page.url, page.text)
@@ -252,6 +282,8 @@ class FocusedSpider(FocusedSettings):
         for request in requests:
             yield request
         audited = await self._audit(job, result)
+        change: Change = "new" if revisit is None else "changed"
+        self._visited(response, change, content, result.relevance)
         # The item last: once it is written, its links are in the frontier (and in a JOBDIR's journal).
         yield self._item(response, page, result, duplicate_of, len(links), job, audited)
 
@@ -302,6 +334,45 @@ class FocusedSpider(FocusedSettings):
         self.crawler.stats.inc_value("focused/dead_ends")
         self.worker.dead_end(request.url, evidence(request))
 
+    def _visited(self, response: Response, change: Change, content: str = "", relevance: float = 0.0) -> None:
+        """Tell the collection's history (focused.refresh) what this fetch found."""
+        etag, last_modified = validators(response)
+        body = body_digest(response.body) if response.status == 200 else ""
+        visit = Visit(response.url, time.time(), change, etag, last_modified, body, content, relevance)
+        self.crawler.stats.inc_value(f"focused/refresh/{change}")
+        self.crawler.signals.send_catch_log(focused_signals.page_visited, visit=visit)
+
+    def _unchanged(self, response: Response, how: str, content: str = "") -> None:
+        """A revisit found the version the collection holds: no item, and no parsing unless the server made us."""
+        self.crawler.stats.inc_value(f"focused/refresh/unchanged/{how}")
+        self._visited(response, "unchanged", content)
+        self.crawler.signals.send_catch_log(focused_signals.page_skipped, response=response)
+
+    def _gone(self, response: Response, revisit: dict[str, Any]) -> PageItem:
+        """The one item of a page that left the web."""
+        info = evidence(response)
+        return PageItem(
+            url=response.url,
+            fetched_at=_now(),
+            depth=response.meta.get("depth", 0),
+            parent_url=None,
+            anchor="",
+            score=info.get("score", 0.0),
+            relevance=0.0,
+            relevant=False,
+            audited=None,
+            title="",
+            text="",
+            content_type=(response.headers.get("Content-Type") or b"").decode("latin-1"),
+            status=response.status,
+            duplicate_of=None,
+            outlinks=0,
+            strategy=self.strategy.name,
+            change="gone",
+            version=revisit["version"],
+            previous=_iso(revisit["version_at"]),
+        )
+
     def _resume_strategy(self) -> None:
         """Keep the strategy in spider.state, so a JOBDIR resume goes on with what it learned."""
         saved = self.state.get("strategy")
@@ -331,9 +402,10 @@ class FocusedSpider(FocusedSettings):
         audited: bool | None,
     ) -> PageItem:
         info = evidence(response)
+        revisit = response.meta.get(REVISIT)
         return PageItem(
             url=response.url,
-            fetched_at=datetime.now(UTC).isoformat(timespec="milliseconds"),
+            fetched_at=_now(),
             depth=response.meta.get("depth", 0),
             parent_url=info.get("parent_url"),
             anchor=info.get("anchor", ""),
@@ -357,7 +429,18 @@ class FocusedSpider(FocusedSettings):
                 "plausibility": round(job.plausibility, 4),
                 "novelty": round(job.reading.novelty, 4),
             },
+            change="new" if revisit is None else "changed",
+            version=1 if revisit is None else revisit["version"] + 1,
+            previous=None if revisit is None else _iso(revisit["version_at"]),
         )
+
+
+def _iso(seconds: float) -> str:
+    return datetime.fromtimestamp(seconds, UTC).isoformat(timespec="milliseconds")
+
+
+def _now() -> str:
+    return datetime.now(UTC).isoformat(timespec="milliseconds")
 
 
 class KeywordBatch:

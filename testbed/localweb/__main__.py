@@ -4,6 +4,7 @@ its ground truth."""
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 from pathlib import Path
 
@@ -36,6 +37,25 @@ def main(argv: list[str] | None = None) -> None:
         action="store_true",
         help="add two link farms (stuffed and spun) reached from two articles' footers",
     )
+    serve_cmd.add_argument(
+        "--dynamic",
+        metavar="TRUTH",
+        type=Path,
+        help="serve the web in motion (testbed.localweb.dynamic) and write its ground truth to this JSON file",
+    )
+    serve_cmd.add_argument("--seed", type=int, default=7, help="with --dynamic: the web's seed")
+    serve_cmd.add_argument(
+        "--fastest", type=float, default=5.0, help="with --dynamic: mean seconds between changes of the fastest pages"
+    )
+    serve_cmd.add_argument("--slowest", type=float, default=5000.0, help="with --dynamic: ... of the slowest pages")
+    serve_cmd.add_argument("--births", type=float, default=0.05, help="with --dynamic: new articles per second")
+    serve_cmd.add_argument(
+        "--deaths",
+        type=float,
+        default=0.05,
+        help="with --dynamic: the share of articles that go away within the horizon",
+    )
+    serve_cmd.add_argument("--horizon", type=float, default=3600.0, help="with --dynamic: seconds of changes planned")
     sub.add_parser("labels", help="print the URLs of relevant pages, one a line")
     sub.add_parser("seeds", help="print the seed URLs")
     sub.add_parser("graph", help="print the links between pages, `source<TAB>target` a line")
@@ -61,7 +81,9 @@ def main(argv: list[str] | None = None) -> None:
 
         log = open(args.log, "a", encoding="utf-8") if args.log else None
         web = (
-            WarcWeb(args.warc)
+            _dynamic(args)
+            if args.dynamic
+            else WarcWeb(args.warc)
             if args.warc
             else HostileWeb()
             if args.hostile
@@ -73,6 +95,14 @@ def main(argv: list[str] | None = None) -> None:
         print(f"serving {type(web).__name__} on http://127.0.0.1:{port}/ (use it as http_proxy)", flush=True)
         reactor.run()
         sys.exit(0)
+
+
+def _dynamic(args: argparse.Namespace) -> LocalWeb:
+    from testbed.localweb.dynamic import DynamicWeb
+
+    web = DynamicWeb(args.seed, None, args.horizon, args.fastest, args.slowest, args.births, args.deaths)
+    args.dynamic.write_text(json.dumps(web.truth()), encoding="utf-8")
+    return web
 
 
 if __name__ == "__main__":

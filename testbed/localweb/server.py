@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import time
 from collections import Counter
+from email.utils import parsedate_to_datetime
 from typing import IO, Protocol, cast
 from urllib.parse import urlsplit
 
@@ -39,7 +40,7 @@ class WebResource(resource.Resource):
         page = target != "/robots.txt"
         self.active[host] += 1
         self.pages_active[host] += page
-        reply = self.web.respond(host, target)
+        reply = not_modified(request, self.web.respond(host, target))
         self._log(request, host, target, reply.status)
         request.notifyFinish().addBoth(lambda _: self._done(host, page))
         delay = reply.delay + self.latency
@@ -99,9 +100,25 @@ class WebResource(resource.Resource):
             "concurrency": self.active[host],
             "page_concurrency": self.pages_active[host],
             "ua": (request.getHeader("user-agent") or ""),
+            "conditional": bool(request.getHeader("if-none-match") or request.getHeader("if-modified-since")),
         }
         self.log.write(json.dumps(entry) + "\n")
         self.log.flush()
+
+
+def not_modified(request: server.Request, reply: Reply) -> Reply:
+    """304 for a conditional GET of a page the client has (RFC 9110: If-None-Match first, else If-Modified-Since)."""
+    if reply.status != 200:
+        return reply
+    etag, modified = reply.headers.get("ETag"), reply.headers.get("Last-Modified")
+    if_none_match, if_modified_since = request.getHeader("if-none-match"), request.getHeader("if-modified-since")
+    if etag and if_none_match:
+        same = etag in (tag.strip() for tag in if_none_match.split(","))
+    elif modified and if_modified_since:
+        same = parsedate_to_datetime(modified) <= parsedate_to_datetime(if_modified_since)
+    else:
+        same = False
+    return Reply(304, headers=dict(reply.headers)) if same else reply
 
 
 def serve(web: Web, port: int, log: IO[str] | None, latency: float = 0.0, interface: str = "127.0.0.1") -> int:

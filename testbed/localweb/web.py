@@ -84,6 +84,10 @@ class Reply:
     drip: float = 0.0  # seconds between single bytes of the body (a slow-drip server); 0: all at once
 
 
+def not_found() -> Reply:
+    return Reply(404, b"<html><body><h1>Not found</h1></body></html>")
+
+
 @dataclass
 class Page:
     url: str
@@ -155,7 +159,10 @@ class LocalWeb:
         if page is None:
             if not self._hosts_known(host):
                 return Reply(502, b"Bad Gateway: unknown host", "text/plain")
-            return Reply(404, b"<html><body><h1>Not found</h1></body></html>")
+            return not_found()
+        return self._page_reply(host, page)
+
+    def _page_reply(self, host: str, page: Page) -> Reply:
         return Reply(200, render(page).encode(), delay=SLOW_SECONDS.get(host, 0.0))
 
     def _hosts_known(self, host: str) -> bool:

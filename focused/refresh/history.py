@@ -1,0 +1,124 @@
+"""What the crawl knows of each page it holds: its validators, fingerprints, visits and the changes seen.
+
+Every fetch of a page ends in a `Visit` (new, changed, unchanged or gone), sent by the spider and
+recorded here; with JOBDIR each visit is journaled as it happens (focused.journal), so a refresh crawl
+killed with `kill -9` resumes with every visit it made.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Literal, NamedTuple
+from urllib.parse import urlsplit
+
+from focused.frontier.urls import host_of
+from focused.journal import Journal
+
+SNAPSHOT = "focused.refresh.history"
+JOURNAL = "focused.refresh.journal.{}"
+KEPT_CHANGES = 32  # changed intervals kept per page: an estimate follows the page's recent behavior
+
+Change = Literal["new", "changed", "unchanged", "gone"]
+
+
+class Visit(NamedTuple):
+    """One fetch of a page, as the spider saw it."""
+
+    url: str
+    at: float  # seconds since the epoch
+    change: Change
+    etag: str = ""
+    last_modified: str = ""
+    body: str = ""  # digest of the body: unchanged without parsing when it is the same
+    content: str = ""  # digest of the text and links: unchanged when only markup around them moved
+    relevance: float = 0.0
+
+
+@dataclass
+class PageHistory:
+    url: str
+    first_seen: float
+    last_visit: float
+    version_at: float  # when the version the collection holds was fetched
+    version: int = 1
+    etag: str = ""
+    last_modified: str = ""
+    body: str = ""
+    content: str = ""
+    relevance: float = 0.0
+    visits: int = 1
+    changed: list[float] = field(default_factory=list)  # lengths (s) of intervals that ended in a change seen
+    unchanged: float = 0.0  # summed length (s) of intervals that did not
+    gone: bool = False
+
+    @property
+    def section(self) -> tuple[str, str]:
+        """The page's host and first path segment: pages of a site's section tend to change alike."""
+        head, sep, _ = urlsplit(self.url).path.lstrip("/").partition("/")
+        return host_of(self.url), head if sep else ""
+
+    def observe(self, visit: Visit) -> None:
+        interval = max(visit.at - self.last_visit, 0.0)
+        self.last_visit, self.visits = visit.at, self.visits + 1
+        if visit.change == "gone":
+            self.gone = True
+            return
+        if visit.change == "unchanged":
+            self.unchanged += interval
+        else:
+            self.changed = [*self.changed[-KEPT_CHANGES + 1 :], interval]
+            self.version, self.version_at, self.relevance = self.version + 1, visit.at, visit.relevance
+        self.body, self.content = visit.body or self.body, visit.content or self.content
+        self.etag, self.last_modified = visit.etag or self.etag, visit.last_modified or self.last_modified
+
+
+class History:
+    """The pages of the collection by URL; journaled to JOBDIR when one is given."""
+
+    def __init__(self, jobdir: Path | None):
+        self.pages: dict[str, PageHistory] = {}
+        self.journal = Journal(jobdir, SNAPSHOT, JOURNAL) if jobdir else None
+
+    def __len__(self) -> int:
+        return len(self.pages)
+
+    def get(self, url: str) -> PageHistory | None:
+        return self.pages.get(url)
+
+    def record(self, visit: Visit) -> PageHistory:
+        if self.journal:
+            self.journal.append(visit)
+        return self._apply(visit)
+
+    def load(self) -> int:
+        """The pages as the last run left them, cleanly closed or killed; returns the visits replayed."""
+        if self.journal is None:
+            return 0
+        saved, visits = self.journal.load()
+        self.pages = saved["pages"] if saved else {}
+        for visit in visits:
+            self._apply(visit)
+        return len(visits)
+
+    def save(self) -> None:
+        if self.journal:
+            self.journal.save({"pages": self.pages})
+
+    def _apply(self, visit: Visit) -> PageHistory:
+        page = self.pages.get(visit.url)
+        if page is None or (page.gone and visit.change == "new"):
+            page = self.pages[visit.url] = PageHistory(
+                visit.url,
+                visit.at,
+                visit.at,
+                visit.at,
+                etag=visit.etag,
+                last_modified=visit.last_modified,
+                body=visit.body,
+                content=visit.content,
+                relevance=visit.relevance,
+            )
+        elif visit.change != "new":
+            page.observe(visit)
+        return page
