@@ -51,12 +51,15 @@ def crawl_command(
     feed: Path | None = None,
     settings: Mapping[str, object] | None = None,
     append: bool = False,
+    mode: str | None = None,
 ) -> list[str]:
     """`scrapy crawl focused` with a profile, a strategy, a JSON-lines feed (-O, or -o to append to it, as a
-    resumed crawl does) and -s settings."""
+    resumed crawl does), -s settings and a mode (refresh)."""
     command = [sys.executable, "-m", "scrapy", "crawl", "focused", "-a", f"profile={profile}"]
     if strategy:
         command += ["-a", f"strategy={strategy}"]
+    if mode:
+        command += ["-a", f"mode={mode}"]
     if feed:
         command += ["-o" if append else "-O", f"{feed}:jsonl"]
     for key, value in (settings or {}).items():

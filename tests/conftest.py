@@ -120,12 +120,13 @@ def crawl(
     timeout: float = 300,
     cwd: Path = REPO,
     https: bool = False,
+    mode: str | None = None,
 ) -> Crawl:
     """Run `scrapy crawl focused` as a user would, in its own process, in the Scrapy project at `cwd`; with
     `https`, https URLs go through the proxy too (each through a CONNECT tunnel, which the local web refuses)."""
     output, log = workdir / f"{name}.jsonl", workdir / f"{name}.log"
     command = harness.crawl_command(
-        profile, strategy, output, {"LOG_FILE": log, **FAST, **(settings or {})}, append=True
+        profile, strategy, output, {"LOG_FILE": log, **FAST, **(settings or {})}, append=True, mode=mode
     )
     done = subprocess.run(
         command, cwd=cwd, env=harness.crawl_env(proxy, https), timeout=timeout, capture_output=True, text=True

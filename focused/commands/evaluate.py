@@ -103,6 +103,8 @@ class Command(ScrapyCommand):
     def _freshness(args: list[str], opts: argparse.Namespace) -> dict:
         feeds = [load_fetches(Path(path)) for path in args]
         fetches = [fetch for feed in feeds for fetch in feed]
+        if not fetches or not (opts.since or feeds[-1]):
+            raise EvaluationError("no items to evaluate, or an empty last feed: give the window's start, --since")
         try:
             since = datetime.fromisoformat(opts.since).timestamp() if opts.since else feeds[-1][0].at
             until = datetime.fromisoformat(opts.until).timestamp() if opts.until else max(f.at for f in fetches)

@@ -70,14 +70,18 @@ def _average(values: np.ndarray) -> float | None:
 
 
 def _changes(pages: dict, start: float, held: dict[str, list[Fetch]], since: float, until: float) -> dict:
+    """The changes the web made to pages the crawl held, and the new versions the crawl fetched, in the window."""
     made = captured = 0
     for url, history in held.items():
         changes = [start + c for c in pages[url]["changes"]]
-        first = history[0].at
-        made += sum(max(since, first) < c <= until for c in changes)
-        versions = {bisect_right(changes, f.at) for f in history if f.change != "gone" and since <= f.at <= until}
-        before = {bisect_right(changes, f.at) for f in history if f.change != "gone" and f.at < since}
-        captured += len(versions - before)
+        made += sum(max(since, history[0].at) < c <= until for c in changes)
+        version = None
+        for fetch in history:
+            if fetch.change == "gone":
+                continue
+            fetched = bisect_right(changes, fetch.at)
+            captured += version is not None and fetched != version and since <= fetch.at <= until
+            version = fetched
     return {"made": made, "captured": captured, "share": round(captured / made, 4) if made else None}
 
 

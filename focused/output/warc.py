@@ -3,13 +3,16 @@
 Enabled by FOCUSED_WARC (a file path, e.g. crawl.warc.gz): each response the downloader
 receives, robots.txt and redirects included, is written as a `request` and a `response`
 record, gzipped one record per member, as Heritrix and wget do. The file is opened for
-appending, so a resumed crawl (JOBDIR) adds to it. `python -m testbed.localweb serve --warc
+appending, so a resumed crawl (JOBDIR) adds to it. A refresh crawl's revisit that found the version
+the collection holds is a `revisit` record instead of a response: "server-not-modified" for a 304,
+"identical-payload-digest" for the same body again, referring to the version it repeats. `python -m testbed.localweb serve --warc
 FILE` serves an archive back (testbed.localweb.warcweb), for re-running crawls and evaluations offline.
 """
 
 from __future__ import annotations
 
 import logging
+from datetime import UTC, datetime
 from http import HTTPStatus
 from io import BytesIO
 from pathlib import Path
@@ -19,10 +22,13 @@ from urllib.parse import urlsplit
 import scrapy
 from scrapy import signals
 from scrapy.exceptions import NotConfigured
+from warcio.recordloader import ArcWarcRecord
 from warcio.statusandheaders import StatusAndHeaders
 from warcio.warcwriter import WARCWriter
 
 from focused import __version__
+from focused.refresh.revisits import META as REVISIT
+from focused.refresh.versions import body_digest
 
 if TYPE_CHECKING:
     from typing import Self
@@ -33,6 +39,7 @@ if TYPE_CHECKING:
 
 logger = logging.getLogger(__name__)
 HOP_BY_HOP = {b"transfer-encoding", b"connection", b"keep-alive"}  # the body is stored de-chunked
+NOT_MODIFIED = "http://netpreserve.org/warc/1.0/revisit/server-not-modified"  # the profile for a 304
 
 
 def _headers(headers) -> list[tuple[str, str]]:
@@ -79,7 +86,7 @@ class WarcWriter:
         request_headers = StatusAndHeaders(
             f"{request.method} {target} HTTP/1.1", _headers(request.headers), is_http_request=True
         )
-        record = self.writer.create_warc_record(
+        record = self._revisit(response, response_headers, request.meta.get(REVISIT)) or self.writer.create_warc_record(
             url, "response", payload=BytesIO(response.body), http_headers=response_headers
         )
         self.writer.write_request_response_pair(
@@ -88,6 +95,22 @@ class WarcWriter:
         )
         self.file.flush()
         self.crawler.stats.inc_value("focused/warc/records", 2)
+
+    def _revisit(self, response: Response, headers: StatusAndHeaders, revisit: dict | None) -> ArcWarcRecord | None:
+        """A revisit record, when a refresh crawl's revisit found the version it has (None otherwise)."""
+        if revisit is None:
+            return None
+        refers_to = datetime.fromtimestamp(revisit["version_at"], UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+        if response.status == 304:
+            record = self.writer.create_warc_record(response.url, "revisit", http_headers=headers)
+            record.rec_headers.add_header("WARC-Profile", NOT_MODIFIED)
+            record.rec_headers.add_header("WARC-Refers-To-Target-URI", response.url)
+            record.rec_headers.add_header("WARC-Refers-To-Date", refers_to)
+            return record
+        digest = body_digest(response.body)
+        if digest != revisit["body"]:
+            return None
+        return self.writer.create_revisit_record(response.url, digest, response.url, refers_to, http_headers=headers)
 
     def close(self) -> None:
         self.file.close()

@@ -8,6 +8,7 @@ killed with `kill -9` resumes with every visit it made.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from email.utils import parsedate_to_datetime
 from pathlib import Path
 from typing import Literal, NamedTuple
 from urllib.parse import urlsplit
@@ -17,6 +18,9 @@ from focused.journal import Journal
 
 SNAPSHOT = "focused.refresh.history"
 JOURNAL = "focused.refresh.journal.{}"
+# Seconds within which a Last-Modified is taken for the time of the answer, not of a change: many servers
+# send the time they built the page
+NOW = 2.0
 KEPT_CHANGES = 32  # changed intervals kept per page: an estimate follows the page's recent behavior
 
 Change = Literal["new", "changed", "unchanged", "gone"]
@@ -49,8 +53,20 @@ class PageHistory:
     relevance: float = 0.0
     visits: int = 1
     changed: list[float] = field(default_factory=list)  # lengths (s) of intervals that ended in a change seen
-    unchanged: float = 0.0  # summed length (s) of intervals that did not
+    exact: int = 0  # changes whose time Last-Modified gave
+    exposure: float = 0.0  # seconds the page is known not to have changed (since those, and between visits)
     gone: bool = False
+
+    def dated(self, visit: Visit, since: float) -> bool:
+        """Count the visit's Last-Modified as the time of the page's last change, if it falls after `since`."""
+        try:
+            modified = parsedate_to_datetime(visit.last_modified).timestamp()
+        except (TypeError, ValueError):
+            return False
+        if not since <= modified <= visit.at - NOW:
+            return False
+        self.exact, self.exposure = self.exact + 1, self.exposure + visit.at - modified
+        return True
 
     @property
     def section(self) -> tuple[str, str]:
@@ -65,9 +81,10 @@ class PageHistory:
             self.gone = True
             return
         if visit.change == "unchanged":
-            self.unchanged += interval
+            self.exposure += interval
         else:
-            self.changed = [*self.changed[-KEPT_CHANGES + 1 :], interval]
+            if not self.dated(visit, visit.at - interval):
+                self.changed = [*self.changed[-KEPT_CHANGES + 1 :], interval]
             self.version, self.version_at, self.relevance = self.version + 1, visit.at, visit.relevance
         self.body, self.content = visit.body or self.body, visit.content or self.content
         self.etag, self.last_modified = visit.etag or self.etag, visit.last_modified or self.last_modified
@@ -119,6 +136,7 @@ class History:
                 content=visit.content,
                 relevance=visit.relevance,
             )
+            page.dated(visit, float("-inf"))
         elif visit.change != "new":
             page.observe(visit)
         return page

@@ -102,7 +102,12 @@ class Revisits:
             zip(sections, _pooled(sections.values(), np.array([host_rates[key[0]] for key in sections])))
         )
         priors = np.array([section_rates[page.section] for page in pages])
-        return posterior_rates([page.changed for page in pages], np.array([p.unchanged for p in pages]), priors)
+        return posterior_rates(
+            [page.changed for page in pages],
+            np.array([page.exposure for page in pages]),
+            np.array([page.exact for page in pages]),
+            priors,
+        )
 
     def _request(self, page: PageHistory, now: float, errback: Callable[..., Any] | None) -> Request:
         weight = self.floor + (1 - self.floor) * page.relevance
@@ -131,8 +136,9 @@ def _pooled(groups: Iterable[list[PageHistory]], priors: np.ndarray) -> np.ndarr
     """One rate per group of pages, from all their intervals together."""
     groups = list(groups)
     changed = [[t for page in group for t in page.changed] for group in groups]
-    unchanged = np.array([sum(page.unchanged for page in group) for group in groups])
-    return posterior_rates(changed, unchanged, priors)
+    exposure = np.array([sum(page.exposure for page in group) for group in groups])
+    exact = np.array([sum(page.exact for page in group) for group in groups])
+    return posterior_rates(changed, exposure, exact, priors)
 
 
 class Pace:

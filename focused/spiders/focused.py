@@ -40,6 +40,7 @@ from focused.pages.spam import is_stuffed
 from focused.profile import Profile, ProfileError, load_profile
 from focused.refresh.history import Change, Visit
 from focused.refresh.revisits import META as REVISIT
+from focused.refresh.schedule import POLICIES
 from focused.refresh.versions import body_digest, content_digest, validators
 from focused.relevance.audit import Auditor
 from focused.relevance.classifier import ClassifierError, PageClassifier, card_path, load_auditor, load_classifier
@@ -91,12 +92,10 @@ class FocusedSpider(FocusedSettings):
         mode = arguments.get("mode") or "crawl"
         if mode not in MODES:
             raise UsageError(f"unknown mode {mode!r}; choose one of: {', '.join(MODES)}")
+        if mode == "refresh":
+            check_refresh(settings)
         if settings.get("FOCUSED_REDIS_URL"):
             require("redis", "redis", "FOCUSED_REDIS_URL")
-            if mode == "refresh":
-                raise UsageError(
-                    "-a mode=refresh keeps its history in JOBDIR; with FOCUSED_REDIS_URL it is not supported yet"
-                )
         if rendering_wanted(settings, profile.render_hosts):
             require("scrapy_playwright", "render", "rendering (FOCUSED_RENDER_HOSTS, _DETECT, render_hosts)")
         directory = Path(settings.get("FOCUSED_CLASSIFIERS_DIR"))
@@ -432,6 +431,22 @@ class FocusedSpider(FocusedSettings):
             change="new" if revisit is None else "changed",
             version=1 if revisit is None else revisit["version"] + 1,
             previous=None if revisit is None else _iso(revisit["version_at"]),
+        )
+
+
+def check_refresh(settings: BaseSettings) -> None:
+    """A refresh crawl continues a collection kept in JOBDIR, at a positive rate, by a known policy."""
+    if settings.get("FOCUSED_REDIS_URL"):
+        raise UsageError("-a mode=refresh keeps its history in JOBDIR; with FOCUSED_REDIS_URL it is not supported yet")
+    if not settings.get("JOBDIR"):
+        raise UsageError("-a mode=refresh continues the collection of a crawl's JOBDIR: add -s JOBDIR=<that folder>")
+    if settings.getfloat("FOCUSED_REFRESH_RATE") <= 0:
+        raise UsageError(
+            f"FOCUSED_REFRESH_RATE must be above 0 fetches per second, got {settings['FOCUSED_REFRESH_RATE']}"
+        )
+    if settings.get("FOCUSED_REFRESH_POLICY") not in POLICIES:
+        raise UsageError(
+            f"unknown FOCUSED_REFRESH_POLICY {settings['FOCUSED_REFRESH_POLICY']!r}; choose one of: {', '.join(POLICIES)}"
         )
 
 

@@ -43,7 +43,8 @@ class DynamicWeb(LocalWeb):
         rng = random.Random(seed * 7919 + 1)
         self.born = dict.fromkeys(self.pages, 0.0)
         self._add_births(rng, births)
-        self.changes = {url: self._poisson(rng, slowest, fastest, self.born[url]) for url in sorted(self.pages)}
+        self.modified: dict[str, float] = {}  # when each page last changed before the start (its Last-Modified)
+        self.changes = {url: self._poisson(rng, slowest, fastest, url) for url in sorted(self.pages)}
         for url, page in self.pages.items():  # a new article changes the section page that links to it
             born = [self.born[target] for target, _, _ in page.links if self.born.get(target, 0.0) > 0]
             self.changes[url] = sorted(self.changes[url] + born)
@@ -76,8 +77,10 @@ class DynamicWeb(LocalWeb):
             self.born[article.url] = at
             at += rng.expovariate(births)
 
-    def _poisson(self, rng: random.Random, slowest: float, fastest: float, born: float) -> list[float]:
-        mean = slowest * (fastest / slowest) ** rng.random()
+    def _poisson(self, rng: random.Random, slowest: float, fastest: float, url: str) -> list[float]:
+        """The page's change times after its birth; a page there from the start last changed before it."""
+        mean, born = slowest * (fastest / slowest) ** rng.random(), self.born[url]
+        self.modified[url] = born - (rng.expovariate(1 / mean) if born == 0 else 0.0)
         times, at = [], born + rng.expovariate(1 / mean)
         while at < self.horizon:
             times.append(at)
@@ -94,7 +97,7 @@ class DynamicWeb(LocalWeb):
         links = [link for link in page.links if self.born.get(link[0], 0.0) <= now]
         reply = super()._page_reply(host, replace(page, paragraphs=paragraphs, links=links))
         if host not in IGNORE_VALIDATORS:
-            changed = self.changes[page.url][version - 1] if version else self.born[page.url]
+            changed = self.changes[page.url][version - 1] if version else self.modified[page.url]
             reply.headers["ETag"] = f'"{zlib.crc32(page.url.encode()):08x}-{version}"'
             reply.headers["Last-Modified"] = formatdate(self.start + changed, usegmt=True)
         return reply
