@@ -213,6 +213,8 @@ class FocusedScheduler:
         record = self.codec.to_record(request, self.seq, self.spider)
         self.frontier.push(host, record)
         self.stats.inc_value("focused/frontier/enqueued")
+        if self.revisits and not revisit and record.parent_url:
+            self.history.found(record.parent_url, min(max(record.score, 0.0), 1.0))
         if self.jobstate:
             self.jobstate.pushed(host, record)
         return True

@@ -55,6 +55,7 @@ class PageHistory:
     changed: list[float] = field(default_factory=list)  # lengths (s) of intervals that ended in a change seen
     exact: int = 0  # changes whose time Last-Modified gave
     exposure: float = 0.0  # seconds the page is known not to have changed (since those, and between visits)
+    found: float = 0.0  # the scores of the new links its later versions brought, summed: what a revisit discovers
     gone: bool = False
 
     def dated(self, visit: Visit, since: float) -> bool:
@@ -108,14 +109,24 @@ class History:
             self.journal.append(visit)
         return self._apply(visit)
 
+    def found(self, url: str, score: float) -> None:
+        """A later version of the page at `url` linked to a URL the crawl had not seen, scored `score`."""
+        if url in self.pages and self.pages[url].visits > 1:
+            if self.journal:
+                self.journal.append((url, score))
+            self.pages[url].found += score
+
     def load(self) -> int:
         """The pages as the last run left them, cleanly closed or killed; returns the visits replayed."""
         if self.journal is None:
             return 0
         saved, visits = self.journal.load()
         self.pages = saved["pages"] if saved else {}
-        for visit in visits:
-            self._apply(visit)
+        for entry in visits:
+            if isinstance(entry, Visit):
+                self._apply(entry)
+            else:
+                self.pages[entry[0]].found += entry[1]
         return len(visits)
 
     def save(self) -> None:

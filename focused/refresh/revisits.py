@@ -7,8 +7,10 @@ policy (focused.refresh.schedule: FOCUSED_REFRESH_POLICY) turns rates and weight
 second for the whole FOCUSED_REFRESH_RATE. A page is due 1/f after its last visit. A due page goes into
 the frontier as a conditional GET scored by what the revisit is worth (schedule.stale_value), beside
 the discovered links scored by the strategy: one frontier shares the fetch rate between them, best
-first, politely per host. A page's weight is FOCUSED_REFRESH_FLOOR + (1 - floor) x its relevance: a
-relevant page's freshness is what the collection is for.
+first, politely per host. A page's weight is FOCUSED_REFRESH_FLOOR + (1 - floor) x its relevance (a
+relevant page's freshness is what the collection is for), plus what its changes brought so far in new
+links (their scores per change seen): a hub whose new versions link to new relevant pages is worth
+revisiting for them, which is how a refresh crawl finds new pages early.
 """
 
 from __future__ import annotations
@@ -76,7 +78,7 @@ class Revisits:
         if not pages:
             return
         rates = self._estimate(pages)
-        weights = np.array([self.floor + (1 - self.floor) * page.relevance for page in pages])
+        weights = np.array([self._weight(page) for page in pages])
         frequencies = self.policy(rates, weights, self.rate)
         self._frequency = {}
         for page, rate, frequency in zip(pages, rates, frequencies):
@@ -84,6 +86,9 @@ class Revisits:
             self._frequency[page.url] = float(frequency)
             if page.url not in self.queued:
                 self._due(page.url, page.last_visit + 1 / frequency if frequency > 0 else float("inf"))
+
+    def _weight(self, page: PageHistory) -> float:
+        return self.floor + (1 - self.floor) * page.relevance + page.found / max(page.version - 1, 1)
 
     def _due(self, url: str, when: float) -> None:
         self.due_at[url] = when
@@ -110,8 +115,7 @@ class Revisits:
         )
 
     def _request(self, page: PageHistory, now: float, errback: Callable[..., Any] | None) -> Request:
-        weight = self.floor + (1 - self.floor) * page.relevance
-        value = stale_value(weight, self.rates.get(page.url, 0.0), now - page.last_visit)
+        value = stale_value(self._weight(page), self.rates.get(page.url, 0.0), now - page.last_visit)
         headers = {}
         if page.etag:
             headers["If-None-Match"] = page.etag
