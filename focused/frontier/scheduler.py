@@ -192,6 +192,8 @@ class FocusedScheduler:
         replaced = seq_of(request)  # a redirect or retry of a handed-out request
         if replaced is not None:
             self._finished(replaced)  # after its successor is journaled, whether admitted or not
+            if self.revisits and REVISIT in request.meta and request.meta.get("redirect_urls"):
+                self.revisits.ended(request.meta["redirect_urls"][0], time())  # the page moved: a new one
         return admitted
 
     def _admit(self, request: Request) -> bool:
@@ -242,6 +244,8 @@ class FocusedScheduler:
                 self.stats.inc_value("focused/robots/forbidden")
                 self._release(host, 0.0, record.seq)
                 self._finished(record.seq)
+                if self.revisits and is_revisit(record):
+                    self.revisits.ended(record.url, time())
                 continue
             request = self.codec.to_request(record, self.spider, self.errback)
             self.hosts.handed_out(host, id(request))
@@ -386,6 +390,8 @@ class FocusedScheduler:
         if self.hosts.dropped(_host(request), id(request)):
             self._release(_host(request), 0.0, seq)
         self._finished(seq)
+        if self.revisits and REVISIT in request.meta:
+            self.revisits.ended(request.meta.get("redirect_urls", [request.url])[0], time())
 
     def _finished(self, seq: int | None) -> None:
         """A handed-out request is done with: the journal and a shared frontier's claims forget it."""

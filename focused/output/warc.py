@@ -27,7 +27,7 @@ from warcio.statusandheaders import StatusAndHeaders
 from warcio.warcwriter import WARCWriter
 
 from focused import __version__
-from focused.refresh.revisits import META as REVISIT
+from focused.refresh.revisits import revisit_of
 from focused.refresh.versions import body_digest
 
 if TYPE_CHECKING:
@@ -86,7 +86,7 @@ class WarcWriter:
         request_headers = StatusAndHeaders(
             f"{request.method} {target} HTTP/1.1", _headers(request.headers), is_http_request=True
         )
-        record = self._revisit(response, response_headers, request.meta.get(REVISIT)) or self.writer.create_warc_record(
+        record = self._revisit(response, response_headers, revisit_of(request)) or self.writer.create_warc_record(
             url, "response", payload=BytesIO(response.body), http_headers=response_headers
         )
         self.writer.write_request_response_pair(

@@ -22,6 +22,7 @@ from typing import Any
 
 import numpy as np
 from scrapy import Request
+from scrapy.http import Response
 
 from focused.frontier.evidence import META_KEY, LinkEvidence
 from focused.refresh.estimate import posterior_rates
@@ -30,6 +31,12 @@ from focused.refresh.schedule import Policy, stale_value
 
 REPLAN = 10.0  # seconds between re-estimates of every page's rate and due time
 META = "focused_revisit"  # a revisit's meta: what the spider compares the new answer with
+
+
+def revisit_of(message: Request | Response) -> dict[str, Any] | None:
+    """What a revisit (its request or response) compares the answer with: the version the collection holds.
+    None for a first fetch, and for a revisit that was redirected: the page moved, and where it went is new."""
+    return None if message.meta.get("redirect_urls") else message.meta.get(META)
 
 
 class Revisits:
@@ -41,15 +48,24 @@ class Revisits:
         self.queued: set[str] = set()  # due pages in the frontier, not fetched yet
         self.planned_at = float("-inf")
         self._frequency: dict[str, float] = {}  # revisits per second of each page, as last planned
+        self._tried: dict[str, float] = {}  # when a revisit that found nothing ended: the period counts from then
 
     def visited(self, visit: Visit) -> None:
         """A fetch ended: the page is due again 1/f after it (f from the last plan; a new page's from a uniform
         share until the next plan)."""
         page = self.history.record(visit)
         self.queued.discard(visit.url)
+        self._tried.pop(visit.url, None)
         if not page.gone:
-            frequency = self._frequency.get(visit.url) or self.rate / max(len(self.history), 1)
-            self._due(visit.url, page.last_visit + 1 / frequency)
+            self._due(visit.url, page.last_visit + 1 / self._frequency_of(visit.url))
+
+    def ended(self, url: str, now: float) -> None:
+        """A revisit of `url` ended without a visit (the fetch failed, robots.txt now forbids it, it redirected):
+        the page is due again a period later."""
+        if url in self.queued:
+            self.queued.discard(url)
+            self._tried[url] = now
+            self._due(url, now + 1 / self._frequency_of(url))
 
     def requests(self, now: float, errback: Callable[..., Any] | None) -> list[Request]:
         """Conditional GETs of the pages due by `now`, each scored by what its revisit is worth."""
@@ -85,7 +101,12 @@ class Revisits:
             self.rates[page.url] = float(rate)
             self._frequency[page.url] = float(frequency)
             if page.url not in self.queued:
-                self._due(page.url, page.last_visit + 1 / frequency if frequency > 0 else float("inf"))
+                since = max(page.last_visit, self._tried.get(page.url, page.last_visit))
+                self._due(page.url, since + 1 / frequency if frequency > 0 else float("inf"))
+
+    def _frequency_of(self, url: str) -> float:
+        """Revisits per second of a page as last planned (a page new since: a uniform share of the rate)."""
+        return self._frequency.get(url) or self.rate / max(len(self.history), 1)
 
     def _weight(self, page: PageHistory) -> float:
         return self.floor + (1 - self.floor) * page.relevance + page.found / max(page.version - 1, 1)

@@ -39,7 +39,7 @@ from focused.pages.neardup import SimHashIndex
 from focused.pages.spam import is_stuffed
 from focused.profile import Profile, ProfileError, load_profile
 from focused.refresh.history import Change, Visit
-from focused.refresh.revisits import META as REVISIT
+from focused.refresh.revisits import revisit_of
 from focused.refresh.schedule import POLICIES
 from focused.refresh.versions import body_digest, content_digest, validators
 from focused.relevance.audit import Auditor
@@ -201,7 +201,7 @@ class FocusedSpider(FocusedSettings):
 
     async def parse(self, response: Response) -> AsyncIterator[Any]:
         stats = self.crawler.stats
-        revisit = response.meta.get(REVISIT)
+        revisit = revisit_of(response)
         body = body_digest(response.body)
         if revisit is not None and (response.status == 304 or body == revisit["body"]):
             self._unchanged(response, "not_modified" if response.status == 304 else "same_body")
@@ -401,7 +401,7 @@ class FocusedSpider(FocusedSettings):
         audited: bool | None,
     ) -> PageItem:
         info = evidence(response)
-        revisit = response.meta.get(REVISIT)
+        revisit = revisit_of(response)
         return PageItem(
             url=response.url,
             fetched_at=_now(),
