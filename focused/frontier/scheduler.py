@@ -420,6 +420,13 @@ class FocusedScheduler:
         replayed = self.history.load()
         if replayed:
             logger.warning("The last run did not close cleanly: the history's journal recovered %d visits", replayed)
+        if self.revisits:
+            logger.info("Refreshing a collection of %d pages", len(self.history))
+            if not self.history.pages:
+                logger.warning(
+                    "JOBDIR holds no history of pages (made before focused kept one?): the pages this crawl fetches "
+                    "will be revisited"
+                )
         state = self.jobstate.load() if self.jobstate else None
         if state is None or self.jobstate is None:
             return

@@ -80,6 +80,16 @@ class Progress:
             stats.get_value("focused/frontier/hosts", 0),
             pages / elapsed,
         )
+        revisits = {
+            change: stats.get_value(f"focused/refresh/{change}", 0) for change in ("changed", "unchanged", "gone")
+        }
+        if any(revisits.values()):  # a refresh crawl
+            logger.info(
+                "%s: revisits found %d pages changed, %d unchanged, %d gone; %d new pages",
+                label,
+                *revisits.values(),
+                stats.get_value("focused/refresh/new", 0),
+            )
 
 
 def harvest_estimate(stats: StatsCollector) -> tuple[float, float, float]:
