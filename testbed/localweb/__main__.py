@@ -10,6 +10,15 @@ from pathlib import Path
 
 from testbed.localweb.web import LocalWeb, write_examples
 
+# The motion of --dynamic: option -> (default, meaning)
+MOTION = {
+    "--fastest": (5.0, "mean seconds between changes of the fastest-changing pages"),
+    "--slowest": (5000.0, "mean seconds between changes of the slowest-changing pages"),
+    "--births": (0.05, "new articles per second"),
+    "--deaths": (0.05, "the share of articles that go away within the horizon"),
+    "--horizon": (3600.0, "seconds of changes planned"),
+}
+
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m testbed.localweb")
@@ -44,18 +53,8 @@ def main(argv: list[str] | None = None) -> None:
         help="serve the web in motion (testbed.localweb.dynamic) and write its ground truth to this JSON file",
     )
     serve_cmd.add_argument("--seed", type=int, default=7, help="with --dynamic: the web's seed")
-    serve_cmd.add_argument(
-        "--fastest", type=float, default=5.0, help="with --dynamic: mean seconds between changes of the fastest pages"
-    )
-    serve_cmd.add_argument("--slowest", type=float, default=5000.0, help="with --dynamic: ... of the slowest pages")
-    serve_cmd.add_argument("--births", type=float, default=0.05, help="with --dynamic: new articles per second")
-    serve_cmd.add_argument(
-        "--deaths",
-        type=float,
-        default=0.05,
-        help="with --dynamic: the share of articles that go away within the horizon",
-    )
-    serve_cmd.add_argument("--horizon", type=float, default=3600.0, help="with --dynamic: seconds of changes planned")
+    for flag, (default, meaning) in MOTION.items():
+        serve_cmd.add_argument(flag, type=float, default=default, help=f"with --dynamic: {meaning}")
     sub.add_parser("labels", help="print the URLs of relevant pages, one a line")
     sub.add_parser("seeds", help="print the seed URLs")
     sub.add_parser("graph", help="print the links between pages, `source<TAB>target` a line")
