@@ -4,7 +4,7 @@
                 + w_parent · relevance(parent)
                 + w_context_graph · v(link) · c(parent)
                 + w_hub · hub(parent) · p(...)
-                + w_explore · payoff · ½^(pages fetched from the link's site) · trust
+                + w_explore · payoff · ½^(pages fetched from the link's site) · trust · p(...)
     all times alive(link), the chance that the link gives a page (focused/strategies/deadends.py),
     and min(1, allowance / (pages fetched + 1)) of the link's site, where
     allowance = (FOCUSED_HOST_PROBE · payoff + FOCUSED_HOST_YIELD · credible relevant pages) · believed share · trust
@@ -51,7 +51,11 @@ are a pay-level domain's (Lee et al. 2008); politeness stays per host.
   get a look, and then their observed outcomes (the site rate, the context graph) decide.
   A web ring of blogs on thousands of subdomains is one site: one bonus, not one per blog;
   a network of blogs on as many domains gets each bonus times the site's trust, so only as
-  far as trusted pages vouch for it. A random per-link bonus would compete with the link
+  far as trusted pages vouch for it. The bonus is times the link's own evidence p, as the hub
+  term is: a look at a new site is worth what the link says it leads to, so a new site's topical
+  links gain most and a footer link with nothing of the topic in it gets no bonus (ungated, the
+  seeds' footer links into farms outranked every link with evidence for the first pages of the
+  crawl: docs/benchmarks.md, session 36). A random per-link bonus would compete with the link
   evidence on every page; this one fades where the crawl has evidence. Bonus and probe are an
   expectation of what a look at a new site finds, so on a site beyond the seeds' both are
   times the payoff of the looks so far (the sites beyond the seeds' that gave a credible
@@ -206,7 +210,7 @@ class Learned(Strategy):
                 "parent": w["parent"] * float(info.get("parent_relevance") or 0.0),
                 "context_graph": w["context_graph"] * float(v) * self._credibility(parent),
                 "hub": w["hub"] * evidence * (float(self.hubs[parent]) if 0 <= parent < len(self.hubs) else 0.0),
-                "explore": w["explore"] * self._payoff(site) * 0.5**outcomes.fetched * trust,
+                "explore": w["explore"] * self._payoff(site) * 0.5**outcomes.fetched * trust * float(p),
             }
             total = sum(signals.values())
             signals["dead_end"] = -total * (1.0 - self.paths.alive(info["url"]))
