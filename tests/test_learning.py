@@ -9,6 +9,7 @@ from focused import settings as project_settings
 from focused.pages.extract import Link
 from focused.profile import Profile
 from focused.strategies import ParentPage
+from focused.strategies.base import Scored
 from focused.strategies.crawlgraph import CrawlGraph
 from focused.strategies.learned import Learned
 
@@ -53,6 +54,12 @@ def page(url: str, relevance: float, parent_url: str | None = None, duplicate: b
         {"parent_url": parent_url, "anchor": "sql query", "context": "", "parent_relevance": 0.5} if parent_url else {}
     )
     return ParentPage(url, 1, relevance, relevance >= 0.5, duplicate=duplicate, info=info)
+
+
+def bonus(scored: Scored) -> float:
+    """The exploration bonus per unit of the link's own evidence p (its link signal over the link weight: parents of
+    credibility 1), which the bonus is times."""
+    return scored.signals["explore"] / (scored.signals["link"] / settings().getdict("FOCUSED_WEIGHTS")["link"])
 
 
 def vouched(strategy: Learned, *sites: str) -> Learned:
@@ -173,13 +180,24 @@ def test_exploration_goes_to_sites_the_crawl_has_barely_sampled():
     for i in range(3):
         strategy.score(page(f"http://www.known.example/{i}", 0.0), [])
     links = [
-        Link(url, "", "")
+        Link(url, "sql query", "")
         for url in ("http://new.example/", "http://www.known.example/x", "http://blog7.known.example/")
     ]
     new, known, subdomain = strategy.score(page("http://www.known.example/3", 0.0), links)
     assert strategy.exploration == pytest.approx(1 / 2)  # one site found beyond the seed's, and it held nothing
-    assert new.signals["explore"] == pytest.approx(0.2 / 2) and known.signals["explore"] == pytest.approx(0.2 / 2 / 16)
-    assert subdomain.signals["explore"] == known.signals["explore"]  # a new host of a sampled site is not new
+    assert bonus(new) == pytest.approx(0.2 / 2) and bonus(known) == pytest.approx(0.2 / 2 / 16)
+    assert bonus(subdomain) == pytest.approx(bonus(known))  # a new host of a sampled site is not new
+
+
+def test_a_link_with_no_evidence_gets_no_exploration_bonus():
+    """A look at a new site is worth what the link says is behind it: a footer link with nothing of the topic in it
+    does not outrank the links with evidence."""
+    strategy = vouched(Learned(PROFILE, settings()), "farm.example", "docs.example")
+    footer, topical = strategy.score(
+        page("http://a/1", 0.0),
+        [Link("http://farm.example/p/1", "", ""), Link("http://docs.example/", "sql query", "")],
+    )
+    assert footer.signals["explore"] == 0.0 and topical.signals["explore"] > 0.0
 
 
 def test_exploration_is_worth_what_it_has_paid_so_far():
@@ -191,11 +209,12 @@ def test_exploration_is_worth_what_it_has_paid_so_far():
         strategy.score(page(f"http://s{i}.example/", 0.0), [])
     assert strategy.exploration == pytest.approx(1 / 4)
     fresh, seeds = strategy.score(
-        page("http://s3.example/", 0.9), [Link("http://new.example/", "", ""), Link("http://a/more", "", "")]
+        page("http://s3.example/", 0.9),
+        [Link("http://new.example/", "sql query", ""), Link("http://a/more", "sql query", "")],
     )  # one paid off
     assert strategy.exploration == pytest.approx(2 / 5)
-    assert fresh.signals["explore"] == pytest.approx(0.2 * 2 / 5)
-    assert seeds.signals["explore"] == pytest.approx(0.2 / 2)  # a seed's site is the user's word: its page read
+    assert bonus(fresh) == pytest.approx(0.2 * 2 / 5)
+    assert bonus(seeds) == pytest.approx(0.2 / 2)  # a seed's site is the user's word: its page read
 
 
 def test_links_into_a_directory_of_404s_fade():
@@ -269,8 +288,8 @@ def test_a_redirect_spends_the_exploration_bonus_of_the_host_that_redirected():
     for i in range(1, 4):
         landed = ParentPage(f"http://farm/{i}", 1, 0.0, False, redirects=(f"http://door/{i}",))
         strategy.score(landed, [])
-    (door,) = strategy.score(page("http://known/1", 0.0), [Link("http://door/9", "", "")])
-    assert door.signals["explore"] == pytest.approx(0.2 / 8 / 4)  # known, door and farm found, none paid off
+    (door,) = strategy.score(page("http://known/1", 0.0), [Link("http://door/9", "sql query", "")])
+    assert bonus(door) == pytest.approx(0.2 / 8 / 4)  # known, door and farm found, none paid off
     assert strategy.sites["farm"].fetched == 3 and strategy.sites["door"].fetched == 3
 
 
@@ -284,8 +303,8 @@ def test_exploration_and_the_probe_go_as_far_as_trusted_pages_vouch_for_a_site()
     (blog,) = strategy.score(page("http://blog/", 0.9), [Link("http://ring/", "", "")])
     factor = strategy.trust.factor("ring")
     assert 0 < factor < 1 and strategy.trust.factor("blog") == pytest.approx(min(1, 0.85 * 0.1 / 0.2))
-    (ring,) = strategy.score(page("http://blog/1", 0.9), [Link("http://ring/", "", "")])
-    assert ring.signals["explore"] == pytest.approx(0.2 * factor)
+    (ring,) = strategy.score(page("http://blog/1", 0.9), [Link("http://ring/", "sql query", "")])
+    assert bonus(ring) == pytest.approx(0.2 * factor)
 
 
 def test_a_site_of_implausible_pages_has_its_probe_shrink():

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from focused.frontier.queues import Record
+from focused.frontier.records import is_revisit
 from focused.journal import Journal
 
 SNAPSHOT = "focused.frontier.queues"
@@ -63,7 +64,7 @@ class JobState:
         if entry[0] == "push":
             _, host, record = entry
             state.records[record.seq] = (host, record)
-            state.admitted[host] = state.admitted.get(host, 0) + 1
+            state.admitted[host] = state.admitted.get(host, 0) + (not is_revisit(record))
             state.seq = max(state.seq, record.seq)
             state.journaled.append(record)
         elif state.records.pop(entry[1], None) is not None:

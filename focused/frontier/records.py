@@ -11,6 +11,7 @@ from scrapy.utils.request import request_from_dict
 
 from focused.frontier.evidence import META_KEY, LinkEvidence, evidence
 from focused.frontier.queues import Record
+from focused.refresh.revisits import META as REVISIT
 
 if TYPE_CHECKING:
     from scrapy import Spider
@@ -36,6 +37,12 @@ def is_link(request: Request) -> bool:
         and not request.cookies
         and LINK_META.issuperset(request.meta)
     )
+
+
+def is_revisit(record: Record) -> bool:
+    """A record of a page of the collection that fell due (focused.refresh), not of a discovered link: the
+    strategy does not re-score it, and it is no new URL for its host's budget."""
+    return record.request is not None and REVISIT in record.request.get("meta", {})
 
 
 def _parent(request: Request) -> str:

@@ -34,7 +34,7 @@ from focused.frontier.evidence import seq_of
 from focused.frontier.jobstate import JobState
 from focused.frontier.politeness import HostPoliteness
 from focused.frontier.queues import Frontier, FrontierStore, Persistent, Record, Resting, Shared
-from focused.frontier.records import RecordCodec
+from focused.frontier.records import RecordCodec, is_revisit
 from focused.frontier.sharedhosts import SharedHosts
 from focused.output.feeds import local_json_lines_feeds, written_urls
 from focused.refresh.history import History, Visit
@@ -71,12 +71,6 @@ class ScoringSpider(Protocol):
     worker: ModelWorker
 
     def failed(self, failure: Failure) -> None: ...
-
-
-def is_revisit(record: Record) -> bool:
-    """A record of a page of the collection that fell due, not of a discovered link: the strategy does not
-    re-score it."""
-    return record.request is not None and REVISIT in record.request.get("meta", {})
 
 
 def _host(request: Request) -> str:
@@ -210,7 +204,7 @@ class FocusedScheduler:
         if not revisit and self.max_pages_per_host and self.admitted.get(host, 0) >= self.max_pages_per_host:
             self.stats.inc_value("focused/trap/host_budget")
             return False
-        self.admitted[host] = self.admitted.get(host, 0) + 1
+        self.admitted[host] = self.admitted.get(host, 0) + (not revisit)
         self.seq = self.frontier.next_seq(self.seq)
         record = self.codec.to_record(request, self.seq, self.spider)
         self.frontier.push(host, record)

@@ -202,8 +202,7 @@ class FocusedSpider(FocusedSettings):
     async def parse(self, response: Response) -> AsyncIterator[Any]:
         stats = self.crawler.stats
         revisit = revisit_of(response)
-        body = body_digest(response.body)
-        if revisit is not None and (response.status == 304 or body == revisit["body"]):
+        if revisit is not None and (response.status == 304 or body_digest(response.body) == revisit["body"]):
             self._unchanged(response, "not_modified" if response.status == 304 else "same_body")
             return
         if revisit is not None and response.status in GONE:
