@@ -7,10 +7,10 @@ admitted record and finished request is journaled as it happens (focused.frontie
 killed crawl resumes without losing its frontier. With FOCUSED_REDIS_URL, the frontier and
 the seen set are shared by every process of the crawl (focused.frontier.distributed).
 
-It also keeps the collection's history (focused.refresh): every visit the spider reports, journaled
-to JOBDIR. For a refresh crawl (`-a mode=refresh`) the pages that fall due go into the frontier as
-conditional GETs beside the discovered links, everything goes out at FOCUSED_REFRESH_RATE at most,
-and the crawl stays open when nothing is due yet.
+It also keeps the collection (focused.refresh.collection): every visit the spider reports goes to its
+history, journaled to JOBDIR. For a refresh crawl (`-a mode=refresh`) the pages that fall due go into the
+frontier as conditional GETs beside the discovered links, everything goes out at FOCUSED_REFRESH_RATE at
+most, and the crawl stays open when nothing is due yet.
 """
 
 from __future__ import annotations
@@ -18,11 +18,10 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable
 from pathlib import Path
-from time import monotonic, time
+from time import monotonic
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from scrapy import Request, signals
-from scrapy.exceptions import DontCloseSpider
 from scrapy.utils.httpobj import urlparse_cached
 from scrapy.utils.job import job_dir
 from scrapy.utils.misc import build_from_crawler, load_object
@@ -37,10 +36,9 @@ from focused.frontier.queues import Frontier, FrontierStore, Persistent, Record,
 from focused.frontier.records import RecordCodec, is_revisit
 from focused.frontier.sharedhosts import SharedHosts
 from focused.output.feeds import local_json_lines_feeds, written_urls
+from focused.refresh.collection import Collection, Refresh
 from focused.refresh.history import History, Visit
 from focused.refresh.revisits import META as REVISIT
-from focused.refresh.revisits import Pace, Revisits
-from focused.refresh.schedule import POLICIES
 from focused.scrapyinternals import DownloaderSlots, engine_wakeup
 
 if TYPE_CHECKING:
@@ -94,9 +92,7 @@ class FocusedScheduler:
         self.stats = crawler.stats
         self.df = dupefilter
         self.jobstate = JobState(Path(jobdir)) if jobdir else None
-        self.history = History(Path(jobdir) if jobdir else None)
-        self.revisits: Revisits | None = None  # a refresh crawl's (open)
-        self.pace: Pace | None = None
+        self.collection = Collection(History(Path(jobdir) if jobdir else None))  # a refresh crawl's: Refresh (open)
         self.max_pages_per_host = max_pages_per_host
         self.patience = patience
         self.window = window
@@ -150,10 +146,7 @@ class FocusedScheduler:
             self.worker, self.errback = spider.worker, spider.failed
         settings = self.crawler.settings
         if getattr(spider, "mode", "crawl") == "refresh":
-            rate = settings.getfloat("FOCUSED_REFRESH_RATE")
-            policy = POLICIES[settings.get("FOCUSED_REFRESH_POLICY")]
-            self.revisits = Revisits(self.history, policy, rate, settings.getfloat("FOCUSED_REFRESH_FLOOR"))
-            self.pace = Pace(rate)
+            self.collection = Refresh(self.collection.history, settings)
         self.hosts = HostPoliteness(
             slots=DownloaderSlots.of(self.crawler.engine.downloader),
             concurrency=settings.getint("CONCURRENT_REQUESTS_PER_DOMAIN"),
@@ -172,7 +165,7 @@ class FocusedScheduler:
             self.wakeup.cancel()
         self.stats.set_value("focused/frontier/unfinished", len(self.outstanding))  # 0 when a crawl ran out
         self._save()
-        self.history.save()
+        self.collection.save()
         if self.shared:
             self.shared.close()
         return self.df.close(reason)
@@ -186,8 +179,8 @@ class FocusedScheduler:
         replaced = seq_of(request)  # a redirect or retry of a handed-out request
         if replaced is not None:
             self._finished(replaced)  # after its successor is journaled, whether admitted or not
-            if self.revisits and REVISIT in request.meta and request.meta.get("redirect_urls"):
-                self.revisits.ended(request.meta["redirect_urls"][0], time())  # the page moved: a new one
+            if request.meta.get("redirect_urls"):
+                self.collection.ended(request.meta["redirect_urls"][0])  # a revisited page moved: its new URL is new
         return admitted
 
     def _admit(self, request: Request) -> bool:
@@ -209,8 +202,7 @@ class FocusedScheduler:
         record = self.codec.to_record(request, self.seq, self.spider)
         self.frontier.push(host, record)
         self.stats.inc_value("focused/frontier/enqueued")
-        if self.revisits and not revisit and record.parent_url:
-            self.history.found(record.parent_url, min(max(record.score, 0.0), 1.0))
+        self.collection.admitted(record)
         if self.jobstate:
             self.jobstate.pushed(host, record)
         return True
@@ -221,12 +213,11 @@ class FocusedScheduler:
 
     def _next_request(self) -> Request | None:
         self._maybe_rescore()
-        if self.revisits:
-            for request in self.revisits.requests(time(), self.errback):
-                self._admit(request)
+        for request in self.collection.due(self.errback):
+            self._admit(request)
         while True:
             now = monotonic()
-            if self.pace and (wait := self.pace.wait(now)) > 0:
+            if (wait := self.collection.wait(now)) > 0:
                 self._look_again(now, wait)
                 return None
             got = self.frontier.pop(now, self.hosts.wait, self.patience, self.window) or self._park(now)
@@ -238,13 +229,11 @@ class FocusedScheduler:
                 self.stats.inc_value("focused/robots/forbidden")
                 self._release(host, 0.0, record.seq)
                 self._finished(record.seq)
-                if self.revisits and is_revisit(record):
-                    self.revisits.ended(record.url, time())
+                self.collection.ended(record.url)
                 continue
             request = self.codec.to_request(record, self.spider, self.errback)
             self.hosts.handed_out(host, id(request))
-            if self.pace:
-                self.pace.spend(now)
+            self.collection.spend(now)
             self.outstanding.add(record.seq)
             self.stats.inc_value("focused/frontier/dequeued")
             self.stats.set_value("focused/frontier/size", len(self.frontier))
@@ -302,7 +291,7 @@ class FocusedScheduler:
         from twisted.internet import reactor
 
         if seconds is None:
-            looks = (self.frontier.next_look(now), self.revisits.next_due(time()) if self.revisits else None)
+            looks = (self.frontier.next_look(now), self.collection.next_look())
             seconds = min((look for look in looks if look is not None), default=None)
         wakeup = engine_wakeup(self.crawler.engine)
         if seconds is None or wakeup is None:
@@ -334,15 +323,10 @@ class FocusedScheduler:
         connect(self._idle, signal=signals.spider_idle)
 
     def _visited(self, visit: Visit) -> None:
-        if self.revisits:
-            self.revisits.visited(visit)
-        else:
-            self.history.record(visit)
+        self.collection.visited(visit)
 
     def _idle(self) -> None:
-        """A refresh crawl runs until stopped: when nothing is due yet, the next page will be."""
-        if self.revisits:
-            raise DontCloseSpider
+        self.collection.idle()
 
     def _robots_parsed(self, robotparser: Any, request: Request) -> None:
         self.hosts.robots_parsed(_host(request), robotparser, self.user_agent)
@@ -384,8 +368,7 @@ class FocusedScheduler:
         if self.hosts.dropped(_host(request), id(request)):
             self._release(_host(request), 0.0, seq)
         self._finished(seq)
-        if self.revisits and REVISIT in request.meta:
-            self.revisits.ended(request.meta.get("redirect_urls", [request.url])[0], time())
+        self.collection.ended(request.meta.get("redirect_urls", [request.url])[0])
 
     def _finished(self, seq: int | None) -> None:
         """A handed-out request is done with: the journal and a shared frontier's claims forget it."""
@@ -411,16 +394,7 @@ class FocusedScheduler:
         logger.info("Saved %d queued URLs to %s", len(records), path)
 
     def _load(self) -> None:
-        replayed = self.history.load()
-        if replayed:
-            logger.warning("The last run did not close cleanly: the history's journal recovered %d visits", replayed)
-        if self.revisits:
-            logger.info("Refreshing a collection of %d pages", len(self.history))
-            if not self.history.pages:
-                logger.warning(
-                    "JOBDIR holds no history of pages (made before focused kept one?): the pages this crawl fetches "
-                    "will be revisited"
-                )
+        self.collection.load()
         state = self.jobstate.load() if self.jobstate else None
         if state is None or self.jobstate is None:
             return
@@ -436,8 +410,7 @@ class FocusedScheduler:
         ]
         for host, record in pending:
             self.frontier.push(host, record)
-            if self.revisits and is_revisit(record):
-                self.revisits.queued.add(record.url)
+            self.collection.resumed(record)
         if state.journaled:
             logger.warning(
                 "The last run did not close cleanly: its journal recovered %d admitted URLs and %d finished "

@@ -1,0 +1,119 @@
+"""The scheduler's side of the collection: what it does with visits, and in a refresh crawl with due pages.
+
+In a crawl, `Collection` records every visit the spider reports in the history (journaled to JOBDIR), so
+that a later refresh crawl knows what it holds. In a refresh crawl, `Refresh` also hands the scheduler
+the pages that fell due (focused.refresh.revisits), paces everything it hands out to FOCUSED_REFRESH_RATE,
+hears when a revisit ended without a visit, credits a page with the new links its later versions brought,
+and keeps the crawl open while nothing is due yet. The scheduler calls the same hooks in both.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from time import time
+from typing import Any
+
+from scrapy import Request
+from scrapy.exceptions import DontCloseSpider
+from scrapy.settings import BaseSettings
+
+from focused.frontier.queues import Record
+from focused.frontier.records import is_revisit
+from focused.refresh.history import History, Visit
+from focused.refresh.revisits import Pace, Revisits
+from focused.refresh.schedule import POLICIES
+
+logger = logging.getLogger(__name__)
+
+
+class Collection:
+    def __init__(self, history: History):
+        self.history = history
+
+    def load(self) -> None:
+        replayed = self.history.load()
+        if replayed:
+            logger.warning("The last run did not close cleanly: the history's journal recovered %d visits", replayed)
+
+    def save(self) -> None:
+        self.history.save()
+
+    def visited(self, visit: Visit) -> None:
+        self.history.record(visit)
+
+    def due(self, errback: Callable[..., Any] | None) -> list[Request]:
+        """Revisits to admit to the frontier now."""
+        return []
+
+    def wait(self, now: float) -> float:
+        """Seconds before the next request may go out (`now`: monotonic)."""
+        return 0.0
+
+    def spend(self, now: float) -> None:
+        """A request went out."""
+
+    def next_look(self) -> float | None:
+        """Seconds until a page falls due (None: none will)."""
+        return None
+
+    def admitted(self, record: Record) -> None:
+        """A request entered the frontier."""
+
+    def ended(self, url: str) -> None:
+        """A request for `url` ended without a visit (failed, forbidden, redirected elsewhere)."""
+
+    def resumed(self, record: Record) -> None:
+        """A record came back from JOBDIR into the frontier."""
+
+    def idle(self) -> None:
+        """Nothing to hand out: the crawl may end."""
+
+
+class Refresh(Collection):
+    def __init__(self, history: History, settings: BaseSettings):
+        super().__init__(history)
+        rate = settings.getfloat("FOCUSED_REFRESH_RATE")
+        policy = POLICIES[settings.get("FOCUSED_REFRESH_POLICY")]
+        self.revisits = Revisits(history, policy, rate, settings.getfloat("FOCUSED_REFRESH_FLOOR"))
+        self.pace = Pace(rate)
+
+    def load(self) -> None:
+        super().load()
+        logger.info("Refreshing a collection of %d pages", len(self.history))
+        if not self.history.pages:
+            logger.warning(
+                "JOBDIR holds no history of pages (made before focused kept one?): the pages this crawl fetches "
+                "will be revisited"
+            )
+
+    def visited(self, visit: Visit) -> None:
+        self.revisits.visited(visit)
+
+    def due(self, errback: Callable[..., Any] | None) -> list[Request]:
+        return self.revisits.requests(time(), errback)
+
+    def wait(self, now: float) -> float:
+        return self.pace.wait(now)
+
+    def spend(self, now: float) -> None:
+        self.pace.spend(now)
+
+    def next_look(self) -> float | None:
+        return self.revisits.next_due(time())
+
+    def admitted(self, record: Record) -> None:
+        """A new link on a page revisited: the page's later versions bring new pages (its score says how good)."""
+        if record.parent_url and not is_revisit(record):
+            self.history.found(record.parent_url, min(max(record.score, 0.0), 1.0))
+
+    def ended(self, url: str) -> None:
+        self.revisits.ended(url, time())
+
+    def resumed(self, record: Record) -> None:
+        if is_revisit(record):
+            self.revisits.queued.add(record.url)
+
+    def idle(self) -> None:
+        """A refresh crawl runs until stopped: when nothing is due yet, the next page will be."""
+        raise DontCloseSpider
