@@ -202,11 +202,12 @@ class FocusedSpider(FocusedSettings):
     async def parse(self, response: Response) -> AsyncIterator[Any]:
         stats = self.crawler.stats
         revisit = revisit_of(response)
-        if revisit is not None and (response.status == 304 or body_digest(response.body) == revisit["body"]):
-            self._unchanged(response, "not_modified" if response.status == 304 else "same_body")
+        body = body_digest(response.body) if response.status == 200 else ""  # once: compared, then kept
+        if revisit is not None and (response.status == 304 or body == revisit["body"]):
+            self._unchanged(response, "not_modified" if response.status == 304 else "same_body", body)
             return
         if revisit is not None and response.status in GONE:
-            self._visited(response, "gone")
+            self._visited(response, "gone", body)
             yield self._gone(response, revisit)
             return
         if not is_html(response):
@@ -232,7 +233,7 @@ class FocusedSpider(FocusedSettings):
             return
         content = content_digest(page)
         if revisit is not None and content == revisit["content"]:
-            self._unchanged(response, "same_content", content)
+            self._unchanged(response, "same_content", body, content)
             return
         with timed(stats, "neardup"):
             duplicate_of = self.neardup.duplicate_of(page.url, page.text)
@@ -281,7 +282,7 @@ class FocusedSpider(FocusedSettings):
             yield request
         audited = await self._audit(job, result)
         change: Change = "new" if revisit is None else "changed"
-        self._visited(response, change, content, result.relevance)
+        self._visited(response, change, body, content, result.relevance)
         # The item last: once it is written, its links are in the frontier (and in a JOBDIR's journal).
         yield self._item(response, page, result, duplicate_of, len(links), job, audited)
 
@@ -332,18 +333,19 @@ class FocusedSpider(FocusedSettings):
         self.crawler.stats.inc_value("focused/dead_ends")
         self.worker.dead_end(request.url, evidence(request))
 
-    def _visited(self, response: Response, change: Change, content: str = "", relevance: float = 0.0) -> None:
+    def _visited(
+        self, response: Response, change: Change, body: str, content: str = "", relevance: float = 0.0
+    ) -> None:
         """Tell the collection's history (focused.refresh) what this fetch found."""
         etag, last_modified = validators(response)
-        body = body_digest(response.body) if response.status == 200 else ""
         visit = Visit(response.url, time.time(), change, etag, last_modified, body, content, relevance)
         self.crawler.stats.inc_value(f"focused/refresh/{change}")
         self.crawler.signals.send_catch_log(focused_signals.page_visited, visit=visit)
 
-    def _unchanged(self, response: Response, how: str, content: str = "") -> None:
+    def _unchanged(self, response: Response, how: str, body: str, content: str = "") -> None:
         """A revisit found the version the collection holds: no item, and no parsing unless the server made us."""
         self.crawler.stats.inc_value(f"focused/refresh/unchanged/{how}")
-        self._visited(response, "unchanged", content)
+        self._visited(response, "unchanged", body, content)
         self.crawler.signals.send_catch_log(focused_signals.page_skipped, response=response)
 
     def _gone(self, response: Response, revisit: dict[str, Any]) -> PageItem:

@@ -93,7 +93,7 @@ class DynamicWeb(LocalWeb):
             return not_found()
         version = bisect_right(self.changes[page.url], now)
         rng = random.Random(f"{page.url}#{version}")
-        paragraphs = [self._revised(rng, page.topic, len(p.split())) for p in page.paragraphs]
+        paragraphs = [self._sentence(page.topic, len(p.split()), rng) for p in page.paragraphs]  # the version's text
         links = [link for link in page.links if self.born.get(link[0], 0.0) <= now]
         reply = super()._page_reply(host, replace(page, paragraphs=paragraphs, links=links))
         if host not in IGNORE_VALIDATORS:
@@ -101,10 +101,3 @@ class DynamicWeb(LocalWeb):
             reply.headers["ETag"] = f'"{zlib.crc32(page.url.encode()):08x}-{version}"'
             reply.headers["Last-Modified"] = formatdate(self.start + changed, usegmt=True)
         return reply
-
-    def _revised(self, rng: random.Random, topic: str, words: int) -> str:
-        self.rng, saved = rng, self.rng  # the page's own text generator, drawn from its version
-        try:
-            return self._sentence(topic, words)
-        finally:
-            self.rng = saved

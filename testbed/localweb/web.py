@@ -344,11 +344,11 @@ class LocalWeb:
         context = self._sentence(target.topic, 6) if self.rng.random() < topical / 1.5 else self._sentence("", 6)
         source.links.append((target.url, anchor, context))
 
-    def _sentence(self, topic: str, n: int) -> str:
+    def _sentence(self, topic: str, n: int, rng: random.Random | None = None) -> str:
+        """`n` words, three in ten of the topic's, drawn from `rng` (the web's own generator by default)."""
+        rng = rng or self.rng
         words = VOCABULARY.get(topic, [])
-        return " ".join(
-            self.rng.choice(words) if words and self.rng.random() < 0.3 else self.rng.choice(FILLER) for _ in range(n)
-        )
+        return " ".join(rng.choice(words) if words and rng.random() < 0.3 else rng.choice(FILLER) for _ in range(n))
 
 
 def render(page: Page) -> str:
