@@ -42,6 +42,10 @@ class Journal:
             self._fd = os.open(self._journal(), os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
         os.write(self._fd, pickle.dumps(entry, protocol=pickle.HIGHEST_PROTOCOL))
 
+    def news(self) -> list[Any]:
+        """Entries other processes appended since the last look: none, a JOBDIR is one process's."""
+        return []
+
     def save(self, snapshot: dict[str, Any]) -> Path:
         """Write the snapshot and start an empty journal (the old one is then redundant)."""
         self.close()

@@ -20,7 +20,16 @@ from tests.conftest import FAST, REPO, WebServer, start_web
 KEY = "focused:test"
 
 
-def start(name: str, tmp_path: Path, proxy: str, redis_url: str, pages: int, **settings) -> subprocess.Popen:
+def start(
+    name: str,
+    tmp_path: Path,
+    proxy: str,
+    redis_url: str,
+    pages: int,
+    profile: Path = REPO / "profiles" / "sql.toml",
+    mode: str | None = None,
+    **settings,
+) -> subprocess.Popen:
     """A `scrapy crawl` process of the shared crawl, identified to the server by its User-Agent."""
     options = {
         "LOG_FILE": f"{tmp_path / name}.log",
@@ -32,7 +41,7 @@ def start(name: str, tmp_path: Path, proxy: str, redis_url: str, pages: int, **s
         "FOCUSED_REDIS_CLAIM_TIMEOUT": 3,
         **settings,
     }
-    command = crawl_command(REPO / "profiles" / "sql.toml", "lexical", tmp_path / f"{name}.jsonl", options, append=True)
+    command = crawl_command(profile, "lexical", tmp_path / f"{name}.jsonl", options, append=True, mode=mode)
     return subprocess.Popen(command, cwd=REPO, env=crawl_env(proxy), stderr=subprocess.DEVNULL)
 
 

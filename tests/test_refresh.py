@@ -17,6 +17,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+import redis
 from scrapy.exceptions import UsageError
 from scrapy.settings import Settings
 from warcio.archiveiterator import ArchiveIterator
@@ -25,12 +26,14 @@ from focused.addon import with_defaults
 from focused.evaluation.freshness import freshness_report
 from focused.evaluation.inputs import Fetch
 from focused.refresh.estimate import posterior_rates, regular_rate
-from focused.refresh.history import History, Visit
+from focused.refresh.history import History, Visit, jobdir_log
 from focused.refresh.revisits import Pace, Revisits
 from focused.refresh.schedule import POLICIES, freshness, optimal, proportional, stale_value, uniform
+from focused.refresh.shared import SharedClaims, SharedLog, SharedPace
 from focused.spiders.focused import check_refresh
 from testbed.harness import crawl_command, crawl_env
 from tests.conftest import FAST, REPO, WebServer, crawl, start_web
+from tests.test_distributed import KEY, items, start
 
 # --- the estimators (Cho & Garcia-Molina 2003) ---------------------------------------------
 
@@ -103,9 +106,11 @@ def test_a_revisit_is_worth_the_chance_the_copy_went_stale():
 def test_the_pace_never_lets_more_than_the_rate_out():
     pace, sent, now = Pace(4.0), [], 0.0
     while now < 10:
-        if pace.wait(now) == 0:
-            pace.spend(now)
-            sent.append(now)
+        if pace.take(now) == 0:
+            if round(now * 100) % 3:  # now and then nothing to fetch: the slot is given back
+                pace.refund()
+            else:
+                sent.append(now)
         now += 0.01
     assert len(sent) <= 10 * 4 + 1
     assert min(np.diff(sent)) >= 0.25 - 1e-9
@@ -115,7 +120,7 @@ def test_the_pace_never_lets_more_than_the_rate_out():
 
 
 def test_the_history_replays_its_journal_after_a_kill(tmp_path: Path):
-    history = History(tmp_path)
+    history = History(jobdir_log(tmp_path))
     history.record(Visit("http://a.example/", 100.0, "new", '"v1"', "", "sha1:A", "c1", 0.9))
     history.record(Visit("http://a.example/", 160.0, "unchanged", '"v1"'))
     history.record(Visit("http://a.example/", 200.0, "changed", '"v2"', "", "sha1:B", "c2", 0.8))
@@ -126,7 +131,7 @@ def test_the_history_replays_its_journal_after_a_kill(tmp_path: Path):
     history.found("http://b.example/", 0.9)  # a first version's links are not what a revisit finds
     history.record(Visit("http://b.example/", 130.0, "gone"))
     history.journal.close()  # no save: the process died
-    again = History(tmp_path)
+    again = History(jobdir_log(tmp_path))
     assert again.load() == 7
     page = again.get("http://a.example/")
     assert (page.version, page.etag, page.body, page.visits) == (3, '"v3"', "sha1:C", 4)
@@ -135,13 +140,13 @@ def test_the_history_replays_its_journal_after_a_kill(tmp_path: Path):
     assert page.found == 0.7 and again.get("http://b.example/").found == 0.0
     assert again.get("http://b.example/").gone
     again.save()  # a clean close: the snapshot holds it all, the new journal nothing
-    reloaded = History(tmp_path)
+    reloaded = History(jobdir_log(tmp_path))
     assert reloaded.load() == 0
     assert reloaded.get("http://a.example/").version == 3
 
 
 def test_due_pages_become_conditional_gets_worth_their_staleness():
-    history = History(None)
+    history = History()
     history.record(Visit("http://a.example/x", 0.0, "new", '"a1"', "Thu, 01 Jan 1970 00:00:00 GMT", relevance=1.0))
     history.record(Visit("http://b.example/y", 0.0, "new", relevance=0.0))
     history.record(Visit("http://c.example/z", 0.0, "new"))
@@ -160,6 +165,40 @@ def test_due_pages_become_conditional_gets_worth_their_staleness():
     assert revisits.next_due(26.0) == pytest.approx(19.0)
     assert revisits.requests(44.0, None) == []  # re-planned at 44: b's period counts from its failed fetch
     assert [r.url for r in revisits.requests(45.0, None)] == ["http://b.example/y"]
+
+
+def test_a_shared_history_is_the_same_in_every_process(redis_url: str):
+    def process() -> History:
+        history = History(SharedLog(redis.Redis.from_url(redis_url), KEY))
+        history.load()
+        return history
+
+    a, b = process(), process()
+    a.record(Visit("http://a.example/", 100.0, "new", '"a1"'))
+    b.record(Visit("http://b.example/", 101.0, "new"))
+    assert [entry.url for entry in b.sync()] == ["http://a.example/"]  # the others' entries, not its own
+    assert [entry.url for entry in a.sync()] == ["http://b.example/"]
+    b.tried("http://a.example/", 150.0)  # b's revisit of a's page failed: a hears of it
+    a.record(Visit("http://a.example/", 160.0, "changed", '"a2"'))
+    assert [type(entry).__name__ for entry in a.sync()] == ["Tried"]
+    assert a.get("http://a.example/").generation == 3
+    a.save()  # a clean close: the snapshot holds everything read, the stream keeps the rest
+    b.record(Visit("http://b.example/", 170.0, "unchanged"))
+    c = process()
+    assert len(c) == 2 and c.get("http://a.example/").etag == '"a2"' and c.get("http://b.example/").visits == 2
+
+
+def test_a_due_page_is_claimed_once_per_generation_and_the_pace_is_the_crawls(redis_url: str):
+    a, b = redis.Redis.from_url(redis_url), redis.Redis.from_url(redis_url)
+    assert SharedClaims(a, KEY).take("http://a.example/", 3)
+    assert not SharedClaims(b, KEY).take("http://a.example/", 3)  # queued by a: b's revisit would repeat it
+    assert not SharedClaims(b, KEY).take("http://a.example/", 2)  # b's history is behind
+    assert SharedClaims(b, KEY).take("http://a.example/", 4)  # visited since: the next revisit is b's to queue
+    pace_a, pace_b = SharedPace(a, KEY, 10.0), SharedPace(b, KEY, 10.0)
+    assert pace_a.take(0.0) == 0.0
+    assert 0.0 < pace_b.take(0.0) <= 0.1  # a took the slot: b waits out the crawl's interval
+    pace_a.refund()  # a had nothing to fetch after all
+    assert pace_b.take(0.0) == 0.0
 
 
 # --- the freshness evaluation ----------------------------------------------------------------
@@ -259,7 +298,7 @@ def test_a_refresh_crawl_revisits_conditionally_at_its_rate_and_politely(collect
     assert gone and len(gone) == len(set(gone))  # articles die at 0.2 a second on this web
     truth = json.loads((directory / "truth.json").read_text())["pages"]
     assert all(truth[url]["died"] is not None for url in gone)
-    history = History(jobdir)
+    history = History(jobdir_log(jobdir))
     history.load()
     assert all(history.get(url).gone for url in gone)
     assert all(page.etag for page in history.pages.values() if "//sqlzone.example/" in page.url)
@@ -297,8 +336,40 @@ def test_a_refresh_crawl_killed_with_kill_9_resumes_its_history(collected: Colle
     assert sum(page.visits for page in _history(jobdir).pages.values()) > before + recovered
 
 
+@pytest.mark.e2e
+def test_a_shared_refresh_crawl_revisits_each_due_page_once_at_the_crawls_rate(
+    collected: Collection, tmp_path: Path, redis_url: str
+):
+    server, profile, settings = collected.server, collected.profile, {"CONCURRENT_REQUESTS_PER_DOMAIN": 1}
+    first = [start(f"c{i}", tmp_path, server.proxy, redis_url, 0, profile, **settings) for i in range(2)]
+    assert [process.wait(timeout=300) for process in first] == [0, 0]
+    collection = {item["url"] for name in ("c0", "c1") for item in items(tmp_path / f"{name}.jsonl")}
+    since = time.time()
+    refresh = {**settings, "FOCUSED_REFRESH_RATE": RATE, "FOCUSED_REFRESH_POLICY": "uniform", "CLOSESPIDER_TIMEOUT": 15}
+    processes = [start(f"r{i}", tmp_path, server.proxy, redis_url, 0, profile, "refresh", **refresh) for i in range(2)]
+    assert [process.wait(timeout=120) for process in processes] == [0, 0]
+    log = [e for e in server.entries() if e["t"] >= since and e["path"] != "/robots.txt"]
+    assert {e["ua"] for e in log} == {"focused-test/r0", "focused-test/r1"}
+    # the rate is the crawl's, not each process's: in any window of 2 s at most 2 x RATE + 1 fetches
+    times = np.array(sorted(e["t"] for e in log))
+    assert len(times) > RATE * 8
+    assert max(np.searchsorted(times, times + 2.0) - np.arange(len(times))) <= 2 * RATE + 1
+    assert max(e["page_concurrency"] for e in log) == 1
+    # each due page revisited by one process (uniformly, a page is due every 20 s: once in these 15 s)
+    revisited = Counter(f"http://{e['host']}{e['path']}" for e in log)
+    assert len(collection & set(revisited)) > RATE * 5
+    assert max(revisited.values()) == 1, revisited.most_common(3)
+    # the history both processes kept in Redis holds the revisits; items only for what changed
+    history = History(SharedLog(redis.Redis.from_url(redis_url), KEY))
+    history.load()
+    assert len(history) >= len(collection)
+    assert sum(page.visits > 1 for page in history.pages.values()) >= 0.9 * len(collection & set(revisited))
+    changes = Counter(item["change"] for name in ("r0", "r1") for item in items(tmp_path / f"{name}.jsonl"))
+    assert set(changes) <= {"new", "changed", "gone"} and changes["changed"] > 0
+
+
 def _history(jobdir: Path) -> History:
-    history = History(jobdir)
+    history = History(jobdir_log(jobdir))
     history.load()
     history.journal.close()
     return history
@@ -310,7 +381,6 @@ def _history(jobdir: Path) -> History:
         ({}, "add -s JOBDIR="),
         ({"JOBDIR": "job", "FOCUSED_REFRESH_RATE": 0}, "FOCUSED_REFRESH_RATE must be above 0"),
         ({"JOBDIR": "job", "FOCUSED_REFRESH_POLICY": "greedy"}, "unknown FOCUSED_REFRESH_POLICY 'greedy'"),
-        ({"JOBDIR": "job", "FOCUSED_REDIS_URL": "redis://127.0.0.1:1/0"}, "not supported yet"),
     ],
 )
 def test_a_refresh_crawl_that_cannot_work_says_why_before_it_starts(settings: dict, problem: str):

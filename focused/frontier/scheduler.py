@@ -8,7 +8,7 @@ killed crawl resumes without losing its frontier. With FOCUSED_REDIS_URL, the fr
 the seen set are shared by every process of the crawl (focused.frontier.distributed).
 
 It also keeps the collection (focused.refresh.collection): every visit the spider reports goes to its
-history, journaled to JOBDIR. For a refresh crawl (`-a mode=refresh`) the pages that fall due go into the
+history, logged to JOBDIR (or to Redis with FOCUSED_REDIS_URL). For a refresh crawl (`-a mode=refresh`) the pages that fall due go into the
 frontier as conditional GETs beside the discovered links, everything goes out at FOCUSED_REFRESH_RATE at
 most, and the crawl stays open when nothing is due yet.
 """
@@ -37,8 +37,9 @@ from focused.frontier.records import RecordCodec, is_revisit
 from focused.frontier.sharedhosts import SharedHosts
 from focused.output.feeds import local_json_lines_feeds, written_urls
 from focused.refresh.collection import Collection, Refresh
-from focused.refresh.history import History, Visit
+from focused.refresh.history import History, Visit, jobdir_log
 from focused.refresh.revisits import META as REVISIT
+from focused.refresh.shared import SharedLog
 from focused.scrapyinternals import DownloaderSlots, engine_wakeup
 
 if TYPE_CHECKING:
@@ -83,6 +84,7 @@ class FocusedScheduler:
         frontier: FrontierStore,
         dupefilter: Any,
         jobdir: str | None,
+        history: History,
         max_pages_per_host: int,
         patience: float,
         window: int,
@@ -92,7 +94,7 @@ class FocusedScheduler:
         self.stats = crawler.stats
         self.df = dupefilter
         self.jobstate = JobState(Path(jobdir)) if jobdir else None
-        self.collection = Collection(History(Path(jobdir) if jobdir else None))  # a refresh crawl's: Refresh (open)
+        self.collection = Collection(history)  # a refresh crawl's: Refresh (open)
         self.max_pages_per_host = max_pages_per_host
         self.patience = patience
         self.window = window
@@ -125,14 +127,17 @@ class FocusedScheduler:
                 client, key, settings.getfloat("FOCUSED_REDIS_CLAIM_TIMEOUT"), SharedHosts.from_crawler(crawler)
             )
             dupefilter, jobdir = RedisDupeFilter(client, key, crawler.request_fingerprinter), None
+            history = History(SharedLog(client, key))
         else:
             frontier, jobdir = Frontier(), job_dir(settings)
             dupefilter = build_from_crawler(load_object(settings["DUPEFILTER_CLASS"]), crawler)
+            history = History(jobdir_log(Path(jobdir)) if jobdir else None)
         return cls(
             crawler,
             frontier,
             dupefilter,
             jobdir,
+            history,
             settings.getint("FOCUSED_MAX_PAGES_PER_HOST"),
             settings.getfloat("FOCUSED_PATIENCE"),
             settings.getint("FOCUSED_PATIENCE_WINDOW"),
@@ -146,7 +151,7 @@ class FocusedScheduler:
             self.worker, self.errback = spider.worker, spider.failed
         settings = self.crawler.settings
         if getattr(spider, "mode", "crawl") == "refresh":
-            self.collection = Refresh(self.collection.history, settings)
+            self.collection = Refresh.from_crawler(self.crawler, self.collection.history)
         self.hosts = HostPoliteness(
             slots=DownloaderSlots.of(self.crawler.engine.downloader),
             concurrency=settings.getint("CONCURRENT_REQUESTS_PER_DOMAIN"),
@@ -179,7 +184,7 @@ class FocusedScheduler:
         replaced = seq_of(request)  # a redirect or retry of a handed-out request
         if replaced is not None:
             self._finished(replaced)  # after its successor is journaled, whether admitted or not
-            if request.meta.get("redirect_urls"):
+            if request.meta.get("redirect_urls") and REVISIT in request.meta:
                 self.collection.ended(request.meta["redirect_urls"][0])  # a revisited page moved: its new URL is new
         return admitted
 
@@ -217,11 +222,12 @@ class FocusedScheduler:
             self._admit(request)
         while True:
             now = monotonic()
-            if (wait := self.collection.wait(now)) > 0:
+            if (wait := self.collection.take(now)) > 0:
                 self._look_again(now, wait)
                 return None
             got = self.frontier.pop(now, self.hosts.wait, self.patience, self.window) or self._park(now)
             if got is None:
+                self.collection.refund()
                 self._look_again(now)
                 return None
             host, record = got
@@ -229,11 +235,12 @@ class FocusedScheduler:
                 self.stats.inc_value("focused/robots/forbidden")
                 self._release(host, 0.0, record.seq)
                 self._finished(record.seq)
-                self.collection.ended(record.url)
+                self.collection.refund()
+                if is_revisit(record):
+                    self.collection.ended(record.url)
                 continue
             request = self.codec.to_request(record, self.spider, self.errback)
             self.hosts.handed_out(host, id(request))
-            self.collection.spend(now)
             self.outstanding.add(record.seq)
             self.stats.inc_value("focused/frontier/dequeued")
             self.stats.set_value("focused/frontier/size", len(self.frontier))
@@ -368,7 +375,8 @@ class FocusedScheduler:
         if self.hosts.dropped(_host(request), id(request)):
             self._release(_host(request), 0.0, seq)
         self._finished(seq)
-        self.collection.ended(request.meta.get("redirect_urls", [request.url])[0])
+        if REVISIT in request.meta:
+            self.collection.ended(request.meta.get("redirect_urls", [request.url])[0])
 
     def _finished(self, seq: int | None) -> None:
         """A handed-out request is done with: the journal and a shared frontier's claims forget it."""

@@ -1,7 +1,7 @@
 """The scheduler's side of the collection: what it does with visits, and in a refresh crawl with due pages.
 
-In a crawl, `Collection` records every visit the spider reports in the history (journaled to JOBDIR), so
-that a later refresh crawl knows what it holds. In a refresh crawl, `Refresh` also hands the scheduler
+In a crawl, `Collection` records every visit the spider reports in the history (logged to JOBDIR, or to
+Redis for a shared crawl), so that a later refresh crawl knows what it holds. In a refresh crawl, `Refresh` also hands the scheduler
 the pages that fell due (focused.refresh.revisits), paces everything it hands out to FOCUSED_REFRESH_RATE,
 hears when a revisit ended without a visit, credits a page with the new links its later versions brought,
 and keeps the crawl open while nothing is due yet. The scheduler calls the same hooks in both.
@@ -15,14 +15,16 @@ from time import time
 from typing import Any
 
 from scrapy import Request
+from scrapy.crawler import Crawler
 from scrapy.exceptions import DontCloseSpider
-from scrapy.settings import BaseSettings
 
+from focused.frontier.distributed import connect, crawl_key
 from focused.frontier.queues import Record
 from focused.frontier.records import is_revisit
 from focused.refresh.history import History, Visit
 from focused.refresh.revisits import Pace, Revisits
 from focused.refresh.schedule import POLICIES
+from focused.refresh.shared import SharedClaims, SharedPace
 
 logger = logging.getLogger(__name__)
 
@@ -46,12 +48,12 @@ class Collection:
         """Revisits to admit to the frontier now."""
         return []
 
-    def wait(self, now: float) -> float:
-        """Seconds before the next request may go out (`now`: monotonic)."""
+    def take(self, now: float) -> float:
+        """0 if a request may go out now (`now`: monotonic); else seconds until one may."""
         return 0.0
 
-    def spend(self, now: float) -> None:
-        """A request went out."""
+    def refund(self) -> None:
+        """No request went out after all."""
 
     def next_look(self) -> float | None:
         """Seconds until a page falls due (None: none will)."""
@@ -61,7 +63,7 @@ class Collection:
         """A request entered the frontier."""
 
     def ended(self, url: str) -> None:
-        """A request for `url` ended without a visit (failed, forbidden, redirected elsewhere)."""
+        """A revisit of `url` ended without a visit (failed, forbidden, redirected elsewhere)."""
 
     def resumed(self, record: Record) -> None:
         """A record came back from JOBDIR into the frontier."""
@@ -71,12 +73,23 @@ class Collection:
 
 
 class Refresh(Collection):
-    def __init__(self, history: History, settings: BaseSettings):
+    def __init__(self, history: History, revisits: Revisits, pace: Pace | SharedPace):
         super().__init__(history)
+        self.revisits, self.pace = revisits, pace
+
+    @classmethod
+    def from_crawler(cls, crawler: Crawler, history: History) -> Refresh:
+        """A shared crawl's processes share the claims on due pages and the pace (focused.refresh.shared)."""
+        settings = crawler.settings
         rate = settings.getfloat("FOCUSED_REFRESH_RATE")
+        pace: Pace | SharedPace = Pace(rate)
+        claims = None
+        if settings.get("FOCUSED_REDIS_URL"):
+            client, key = connect(crawler), crawl_key(crawler)
+            pace, claims = SharedPace(client, key, rate), SharedClaims(client, key)
         policy = POLICIES[settings.get("FOCUSED_REFRESH_POLICY")]
-        self.revisits = Revisits(history, policy, rate, settings.getfloat("FOCUSED_REFRESH_FLOOR"))
-        self.pace = Pace(rate)
+        revisits = Revisits(history, policy, rate, settings.getfloat("FOCUSED_REFRESH_FLOOR"), claims)
+        return cls(history, revisits, pace)
 
     def load(self) -> None:
         super().load()
@@ -93,11 +106,11 @@ class Refresh(Collection):
     def due(self, errback: Callable[..., Any] | None) -> list[Request]:
         return self.revisits.requests(time(), errback)
 
-    def wait(self, now: float) -> float:
-        return self.pace.wait(now)
+    def take(self, now: float) -> float:
+        return self.pace.take(now)
 
-    def spend(self, now: float) -> None:
-        self.pace.spend(now)
+    def refund(self) -> None:
+        self.pace.refund()
 
     def next_look(self) -> float | None:
         return self.revisits.next_due(time())

@@ -1,8 +1,10 @@
 """What the crawl knows of each page it holds: its validators, fingerprints, visits and the changes seen.
 
 Every fetch of a page ends in a `Visit` (new, changed, unchanged or gone), sent by the spider and
-recorded here; with JOBDIR each visit is journaled as it happens (focused.journal), so a refresh crawl
-killed with `kill -9` resumes with every visit it made.
+recorded here, as does a revisit that ended without one (`Tried`) and the new links a later version brought
+(`Found`). Each is logged as it happens: to JOBDIR (focused.journal), so a refresh crawl killed with
+`kill -9` resumes with every visit it made, or to Redis for a shared crawl (focused.refresh.shared), where
+every process applies the others' entries too and so holds the same history.
 """
 
 from __future__ import annotations
@@ -10,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from email.utils import parsedate_to_datetime
 from pathlib import Path
-from typing import Literal, NamedTuple
+from typing import Any, Literal, NamedTuple, Protocol
 from urllib.parse import urlsplit
 
 from focused.frontier.urls import host_of
@@ -24,6 +26,20 @@ NOW = 2.0
 KEPT_CHANGES = 32  # changed intervals kept per page: an estimate follows the page's recent behavior
 
 Change = Literal["new", "changed", "unchanged", "gone"]
+
+
+class Found(NamedTuple):
+    """A later version of the page at `url` linked to a URL the crawl had not seen, scored `score`."""
+
+    url: str
+    score: float
+
+
+class Tried(NamedTuple):
+    """A revisit of the page at `url` ended at `at` without a visit (failed, forbidden, redirected)."""
+
+    url: str
+    at: float
 
 
 class Visit(NamedTuple):
@@ -56,6 +72,8 @@ class PageHistory:
     exact: int = 0  # changes whose time Last-Modified gave
     exposure: float = 0.0  # seconds the page is known not to have changed (since those, and between visits)
     found: float = 0.0  # the scores of the new links its later versions brought, summed: what a revisit discovers
+    tried: float = 0.0  # when a revisit last ended without a visit: the next counts from then
+    tries: int = 0  # revisits that ended without a visit
     gone: bool = False
 
     def dated(self, visit: Visit, since: float) -> bool:
@@ -68,6 +86,11 @@ class PageHistory:
             return False
         self.exact, self.exposure = self.exact + 1, self.exposure + visit.at - modified
         return True
+
+    @property
+    def generation(self) -> int:
+        """Revisits ended so far, with a visit or without: a revisit is queued at most once per generation."""
+        return self.visits + self.tries
 
     @property
     def section(self) -> tuple[str, str]:
@@ -91,12 +114,26 @@ class PageHistory:
         self.etag, self.last_modified = visit.etag or self.etag, visit.last_modified or self.last_modified
 
 
-class History:
-    """The pages of the collection by URL; journaled to JOBDIR when one is given."""
+class Log(Protocol):
+    """Where the history's entries go: focused.journal.Journal (JOBDIR) or focused.refresh.shared.SharedLog."""
 
-    def __init__(self, jobdir: Path | None):
+    def load(self) -> tuple[dict[str, Any] | None, list[Any]]: ...
+    def append(self, entry: Any) -> None: ...
+    def news(self) -> list[Any]: ...
+    def save(self, snapshot: dict[str, Any]) -> Any: ...
+    def close(self) -> None: ...
+
+
+def jobdir_log(jobdir: Path) -> Journal:
+    return Journal(jobdir, SNAPSHOT, JOURNAL)
+
+
+class History:
+    """The pages of the collection by URL, logged when a log is given."""
+
+    def __init__(self, journal: Log | None = None):
         self.pages: dict[str, PageHistory] = {}
-        self.journal = Journal(jobdir, SNAPSHOT, JOURNAL) if jobdir else None
+        self.journal = journal
 
     def __len__(self) -> int:
         return len(self.pages)
@@ -105,33 +142,59 @@ class History:
         return self.pages.get(url)
 
     def record(self, visit: Visit) -> PageHistory:
-        if self.journal:
-            self.journal.append(visit)
+        self._log(visit)
         return self._apply(visit)
 
     def found(self, url: str, score: float) -> None:
-        """A later version of the page at `url` linked to a URL the crawl had not seen, scored `score`."""
-        if url in self.pages and self.pages[url].visits > 1:
-            if self.journal:
-                self.journal.append((url, score))
-            self.pages[url].found += score
+        if url in self.pages and self.pages[url].visits > 1:  # a first version's links are not what revisits find
+            self._enter(Found(url, score))
+
+    def tried(self, url: str, at: float) -> None:
+        if url in self.pages:
+            self._enter(Tried(url, at))
 
     def load(self) -> int:
-        """The pages as the last run left them, cleanly closed or killed; returns the visits replayed."""
+        """The pages as the last run left them, cleanly closed or killed; returns the entries replayed."""
         if self.journal is None:
             return 0
-        saved, visits = self.journal.load()
+        saved, entries = self.journal.load()
         self.pages = saved["pages"] if saved else {}
-        for entry in visits:
-            if isinstance(entry, Visit):
-                self._apply(entry)
-            else:
-                self.pages[entry[0]].found += entry[1]
-        return len(visits)
+        for entry in entries:
+            self._take(entry)
+        return len(entries)
+
+    def sync(self) -> list[Visit | Tried]:
+        """Apply what the other processes of a shared crawl logged since the last look; returns their visits
+        and the revisits that ended without one."""
+        entries = self.journal.news() if self.journal else []
+        return [entry for entry in entries if self._take(entry) and not isinstance(entry, Found)]
 
     def save(self) -> None:
         if self.journal:
+            self.sync()  # a shared snapshot holds every entry up to the last one read
             self.journal.save({"pages": self.pages})
+
+    def _log(self, entry: Visit | Found | Tried) -> None:
+        if self.journal:
+            self.journal.append(entry)
+
+    def _enter(self, entry: Found | Tried) -> None:
+        self._log(entry)
+        self._take(entry)
+
+    def _take(self, entry: Visit | Found | Tried) -> bool:
+        """Apply one logged entry; False if it is of a page the history does not hold."""
+        if isinstance(entry, Visit):
+            self._apply(entry)
+            return True
+        page = self.pages.get(entry.url)
+        if page is None:
+            return False
+        if isinstance(entry, Tried):
+            page.tried, page.tries = entry.at, page.tries + 1
+        else:
+            page.found += entry.score
+        return True
 
     def _apply(self, visit: Visit) -> PageHistory:
         page = self.pages.get(visit.url)

@@ -11,6 +11,9 @@ first, politely per host. A page's weight is FOCUSED_REFRESH_FLOOR + (1 - floor)
 relevant page's freshness is what the collection is for), plus what its changes brought so far in new
 links (their scores per change seen): a hub whose new versions link to new relevant pages is worth
 revisiting for them, which is how a refresh crawl finds new pages early.
+
+In a shared crawl every process plans from the same history (focused.refresh.shared keeps it in step),
+and a due page is queued by the one process that claims it first.
 """
 
 from __future__ import annotations
@@ -18,7 +21,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Callable, Hashable, Iterable
 from heapq import heappop, heappush
-from typing import Any
+from typing import Any, Protocol
 
 import numpy as np
 from scrapy import Request
@@ -39,36 +42,39 @@ def revisit_of(message: Request | Response) -> dict[str, Any] | None:
     return None if message.meta.get("redirect_urls") else message.meta.get(META)
 
 
+class Claims(Protocol):
+    """Which process of a shared crawl queues a due page (focused.refresh.shared.SharedClaims)."""
+
+    def take(self, url: str, generation: int) -> bool: ...
+
+
 class Revisits:
-    def __init__(self, history: History, policy: Policy, rate: float, floor: float):
+    def __init__(self, history: History, policy: Policy, rate: float, floor: float, claims: Claims | None = None):
         self.history, self.policy, self.rate, self.floor = history, policy, rate, floor
+        self.claims = claims
         self.rates: dict[str, float] = {}
         self.due_at: dict[str, float] = {}
         self._heap: list[tuple[float, str]] = []
-        self.queued: set[str] = set()  # due pages in the frontier, not fetched yet
+        self.queued: set[str] = set()  # due pages this process put in the frontier, not fetched yet
         self.planned_at = float("-inf")
         self._frequency: dict[str, float] = {}  # revisits per second of each page, as last planned
-        self._tried: dict[str, float] = {}  # when a revisit that found nothing ended: the period counts from then
 
     def visited(self, visit: Visit) -> None:
         """A fetch ended: the page is due again 1/f after it (f from the last plan; a new page's from a uniform
         share until the next plan)."""
-        page = self.history.record(visit)
-        self.queued.discard(visit.url)
-        self._tried.pop(visit.url, None)
-        if not page.gone:
-            self._due(visit.url, page.last_visit + 1 / self._frequency_of(visit.url))
+        self.history.record(visit)
+        self._ended(visit.url)
 
     def ended(self, url: str, now: float) -> None:
         """A revisit of `url` ended without a visit (the fetch failed, robots.txt now forbids it, it redirected):
         the page is due again a period later."""
-        if url in self.queued:
-            self.queued.discard(url)
-            self._tried[url] = now
-            self._due(url, now + 1 / self._frequency_of(url))
+        self.history.tried(url, now)
+        self._ended(url)
 
     def requests(self, now: float, errback: Callable[..., Any] | None) -> list[Request]:
         """Conditional GETs of the pages due by `now`, each scored by what its revisit is worth."""
+        for entry in self.history.sync():  # other processes' visits and failed revisits
+            self._ended(entry.url)
         if now - self.planned_at >= REPLAN:
             self.plan(now)
         due = []
@@ -77,6 +83,8 @@ class Revisits:
             page = self.history.get(url)
             if page is None or page.gone or url in self.queued or self.due_at.get(url) != when:
                 continue
+            if self.claims and not self.claims.take(url, page.generation):
+                continue  # another process queued it
             self.queued.add(url)
             due.append(self._request(page, now, errback))
         return due
@@ -101,8 +109,14 @@ class Revisits:
             self.rates[page.url] = float(rate)
             self._frequency[page.url] = float(frequency)
             if page.url not in self.queued:
-                since = max(page.last_visit, self._tried.get(page.url, page.last_visit))
-                self._due(page.url, since + 1 / frequency if frequency > 0 else float("inf"))
+                self._due(page.url, _since(page) + 1 / frequency if frequency > 0 else float("inf"))
+
+    def _ended(self, url: str) -> None:
+        """A revisit of `url` ended, here or in another process: due again a period later, unless it is gone."""
+        self.queued.discard(url)
+        page = self.history.get(url)
+        if page is not None and not page.gone:
+            self._due(url, _since(page) + 1 / self._frequency_of(url))
 
     def _frequency_of(self, url: str) -> float:
         """Revisits per second of a page as last planned (a page new since: a uniform share of the rate)."""
@@ -150,6 +164,11 @@ class Revisits:
         return Request(page.url, headers=headers, meta=meta, dont_filter=True, errback=errback)
 
 
+def _since(page: PageHistory) -> float:
+    """When the page's period started: its last visit, or a revisit that ended without one since."""
+    return max(page.last_visit, page.tried)
+
+
 def _groups(pages: list[PageHistory], key: Callable[[PageHistory], Hashable]) -> dict[Any, list[PageHistory]]:
     groups: dict[Any, list[PageHistory]] = defaultdict(list)
     for page in pages:
@@ -174,9 +193,13 @@ class Pace:
         self.interval = 1 / rate
         self.next_at = float("-inf")
 
-    def wait(self, now: float) -> float:
-        """Seconds until the next fetch may go out."""
-        return max(0.0, self.next_at - now)
+    def take(self, now: float) -> float:
+        """0 if a fetch may go out now (it then has the slot); else seconds until one may."""
+        if self.next_at > now:
+            return self.next_at - now
+        self.next_at = now + self.interval
+        return 0.0
 
-    def spend(self, now: float) -> None:
-        self.next_at = max(now, self.next_at) + self.interval
+    def refund(self) -> None:
+        """The slot just taken went unused (nothing to fetch)."""
+        self.next_at -= self.interval

@@ -4,7 +4,8 @@ The spider wires the stages together and holds no scoring logic:
 fetch -> extract -> page relevance -> score links (strategy) -> frontier (scheduler).
 Relevance and link scoring run on the model worker's thread, off the reactor. Every fetch of a page
 ends in a Visit (new, changed, unchanged, gone) for the collection's history (focused.refresh);
-`-a mode=refresh` revisits the pages of a JOBDIR's collection and writes items only for what changed.
+`-a mode=refresh` revisits the pages of the collection (in JOBDIR, or in Redis for a shared crawl) and
+writes items only for what changed.
 """
 
 from __future__ import annotations
@@ -436,11 +437,12 @@ class FocusedSpider(FocusedSettings):
 
 
 def check_refresh(settings: BaseSettings) -> None:
-    """A refresh crawl continues a collection kept in JOBDIR, at a positive rate, by a known policy."""
-    if settings.get("FOCUSED_REDIS_URL"):
-        raise UsageError("-a mode=refresh keeps its history in JOBDIR; with FOCUSED_REDIS_URL it is not supported yet")
-    if not settings.get("JOBDIR"):
-        raise UsageError("-a mode=refresh continues the collection of a crawl's JOBDIR: add -s JOBDIR=<that folder>")
+    """A refresh crawl continues a collection kept in JOBDIR (or in Redis), at a positive rate, by a known policy."""
+    if not settings.get("JOBDIR") and not settings.get("FOCUSED_REDIS_URL"):
+        raise UsageError(
+            "-a mode=refresh continues the collection of a crawl's JOBDIR (or of a shared crawl's Redis): "
+            "add -s JOBDIR=<that folder>"
+        )
     if settings.getfloat("FOCUSED_REFRESH_RATE") <= 0:
         raise UsageError(
             f"FOCUSED_REFRESH_RATE must be above 0 fetches per second, got {settings['FOCUSED_REFRESH_RATE']}"
