@@ -10,11 +10,12 @@ domains, and stops at the same page budget. Rows:
   - the same CrawlSpider with FocusedScheduler: the scheduler's own cost;
   - `scrapy crawl focused` with bfs, lexical and focused: the whole pipeline (extraction,
     relevance, near-duplicates, link scoring; the project's adaptive per-host delay),
-    lexical with and without patience. With --web the topic's classifier is trained first
+    lexical with and without patience, focused with extraction in worker processes (the default) and in
+    the crawl's own process (FOCUSED_WORKERS=0). With --web the topic's classifier is trained first
     (`scrapy train`, the model `auto` picks); on the local web the committed one is used.
 Then the milliseconds per page of each stage of the focused crawls (focused/seconds/<stage>
-over focused/pages): the reactor's stages, and the model thread's (classify, score_links),
-which overlap them.
+over focused/pages): the reactor's stages, and the model thread's (classify, score_links) and the
+extraction workers' (extract, unless FOCUSED_WORKERS=0), which overlap them.
 """
 
 from __future__ import annotations
@@ -119,6 +120,12 @@ def main() -> None:
         ),
         ("focused spider, lexical (defaults)", crawl_command(profile, "lexical"), budget, ROOT),
         ("focused spider, focused (defaults)", crawl_command(profile, "focused"), budget, ROOT),
+        (
+            "focused spider, focused, no workers",
+            crawl_command(profile, "focused"),
+            {**budget, "FOCUSED_WORKERS": 0},
+            ROOT,
+        ),
     ]
     server, proxy = start_web(outside / "access.jsonl", module, *map(str, options))
     try:

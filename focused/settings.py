@@ -119,6 +119,11 @@ FOCUSED_REDIS_CLAIM_TIMEOUT = 120.0
 ITEM_PIPELINES = {"focused.frontier.distributed.RedisItemStream": 800}  # only with FOCUSED_REDIS_URL
 # Words kept on each side of a link as its context.
 FOCUSED_CONTEXT_WORDS = 10
+# Processes that extract pages (focused.pages.workers); None: the cores this process may use, less one, at
+# least one; 0: extract in the crawl's own process.
+FOCUSED_WORKERS = None
+# Seconds a worker may spend on one page before it is killed (and the page skipped).
+FOCUSED_WORKER_TIMEOUT = 30.0
 # Two pages whose text SimHashes differ in at most this many of 64 bits are near-duplicates.
 FOCUSED_NEARDUP_DISTANCE = 3
 # A page whose mean share of distinct words per 100-word window is below this is keyword

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
+import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -17,11 +19,17 @@ REPO = Path(__file__).resolve().parents[1]
 # Lanes (markers registered in pyproject.toml): a test that starts a web, a crawl or a Redis server is `e2e` (as is
 # one that runs a scrapy command: marked where it is written);
 # `pytest -m "not e2e"` is the fast lane for a change to one module.
-E2E_FIXTURES = frozenset(
-    {"web", "hostile_web", "adversarial_web", "module_web", "run_crawl", "mini_web", "redis_url", "small_crawls"}
-)
+E2E_FIXTURES = frozenset({"web", "hostile_web", "module_web", "run_crawl", "mini_web", "redis_url", "small_crawls"})
 # No audit unless a test asks for it (test_crawl_focused): loading MiniLM costs every crawl seconds.
-FAST = {"DOWNLOAD_DELAY": 0, "FOCUSED_PROGRESS_INTERVAL": 0, "TELNETCONSOLE_ENABLED": False, "FOCUSED_AUDIT_SHARE": 0}
+# No extraction workers either, unless a test asks (test_hostile, test_crash_resume, test_distributed): starting them
+# costs a short crawl a second or two.
+FAST = {
+    "DOWNLOAD_DELAY": 0,
+    "FOCUSED_PROGRESS_INTERVAL": 0,
+    "TELNETCONSOLE_ENABLED": False,
+    "FOCUSED_AUDIT_SHARE": 0,
+    "FOCUSED_WORKERS": 0,
+}
 
 
 @dataclass
@@ -73,15 +81,6 @@ def hostile_web(tmp_path: Path) -> Iterator[WebServer]:
     """The web of broken and hostile answers (testbed.localweb.hostile)."""
     (tmp_path / "hostile").mkdir()
     server = start_web(tmp_path / "hostile", 0.0, "testbed.localweb", "--hostile")
-    yield server
-    server.process.terminate()
-    server.process.wait()
-
-
-@pytest.fixture
-def adversarial_web(tmp_path: Path) -> Iterator[WebServer]:
-    """The local web with two link farms (testbed.localweb.adversarial)."""
-    server = start_web(tmp_path, 0.0, "testbed.localweb", "--adversarial")
     yield server
     server.process.terminate()
     server.process.wait()
@@ -148,3 +147,44 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             item.add_marker(pytest.mark.e2e)
         if "redis_url" in fixtures:
             item.add_marker(pytest.mark.redis)
+
+
+# --- the processes a crawl starts (its extraction workers: focused.pages.workers) ---------------
+def descendants(root: int) -> dict[int, int]:
+    """Every process below `root`, with its depth (1: a child)."""
+    children: dict[int, list[int]] = {}
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            parent = int(stat.read_text().rsplit(")", 1)[1].split()[1])
+        except (OSError, IndexError, ValueError):
+            continue
+        children.setdefault(parent, []).append(int(stat.parent.name))
+    found, todo = {}, [(root, 0)]
+    while todo:
+        parent, depth = todo.pop()
+        for child in children.get(parent, []):
+            found[child] = depth + 1
+            todo.append((child, depth + 1))
+    return found
+
+
+def _proc_stat(pid: int) -> list[str]:
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return []
+
+
+def cpu_seconds(pid: int) -> float:
+    fields = _proc_stat(pid)  # utime and stime, in clock ticks
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK") if fields else 0.0
+
+
+def outliving(pids: set[int], wait: float = 10.0) -> set[int]:
+    """Those of `pids` still running after up to `wait` seconds (a zombie has ended: its parent may be gone)."""
+    deadline = time.monotonic() + wait
+    while (running := {pid for pid in pids if (fields := _proc_stat(pid)) and fields[0] != "Z"}) and (
+        time.monotonic() < deadline
+    ):
+        time.sleep(0.1)
+    return running

@@ -17,10 +17,11 @@ from pathlib import Path
 
 from focused.output.feeds import written_urls
 from testbed.harness import crawl_command, crawl_env
-from tests.conftest import FAST, REPO, crawl
+from tests.conftest import FAST, REPO, crawl, descendants, outliving
 
 STEADY = {
     **FAST,
+    "FOCUSED_WORKERS": 1,  # a killed crawl takes its extraction workers with it
     "CONCURRENT_REQUESTS": 1,
     "SCRAPER_SLOT_MAX_ACTIVE_SIZE": 1,
     "FOCUSED_LATENCY_FACTOR": 0,
@@ -53,8 +54,10 @@ def kill_while_crawling(process: subprocess.Popen, output: Path, rng: random.Ran
     while (output.stat().st_size if output.exists() else 0) <= before and time.monotonic() < deadline:
         time.sleep(0.05)
     time.sleep(rng.uniform(0.0, 1.0))
+    started = set(descendants(process.pid))
     process.send_signal(signal.SIGKILL)
     process.wait()
+    assert started and not outliving(started), "extraction workers outlived their crawl"
 
 
 def test_a_crawl_killed_at_random_moments_resumes_without_loss(web, tmp_path: Path):

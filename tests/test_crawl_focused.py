@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from collections.abc import Iterator
 
 import pytest
 
@@ -11,14 +12,16 @@ from focused.evaluation.metrics import harvest_rate
 from focused.relevance.audit import sampled
 from testbed.localweb import adversarial
 from testbed.localweb.web import LocalWeb
-from tests.conftest import REPO
+from tests.conftest import REPO, Crawl, crawl, start_web
 
 RELEVANT = LocalWeb().relevant_urls()
 BUDGET = 400
 
 
-def trained_settings(tmp_path) -> dict:
-    models = tmp_path / "models"
+@pytest.fixture(scope="module")
+def settings(tmp_path_factory: pytest.TempPathFactory) -> dict:
+    """The budget, and a model `scrapy train` fitted on the profile's examples: one for the module's crawls."""
+    models = tmp_path_factory.mktemp("models")
     trained = subprocess.run(
         [sys.executable, "-m", "scrapy", "train", "profiles/sql.toml", "--model", "tfidf", "--output", str(models)],
         cwd=REPO,
@@ -30,13 +33,24 @@ def trained_settings(tmp_path) -> dict:
     return {"CLOSESPIDER_PAGECOUNT": BUDGET, "CONCURRENT_REQUESTS_PER_DOMAIN": 2, "FOCUSED_CLASSIFIERS_DIR": models}
 
 
-def test_focused_beats_lexical_and_breadth_first_and_tunnels(web, run_crawl, tmp_path):
+@pytest.fixture(scope="module")
+def adversarial_crawl(tmp_path_factory: pytest.TempPathFactory, settings: dict) -> Iterator[Crawl]:
+    """One focused crawl of the local web with its adversarial hosts, judged by each hazard's test."""
+    directory = tmp_path_factory.mktemp("adversarial")
+    server = start_web(directory, 0.0, "testbed.localweb", "--adversarial")
+    try:
+        yield crawl(directory, server.proxy, strategy="focused", settings=settings)
+    finally:
+        server.process.terminate()
+        server.process.wait()
+
+
+def test_focused_beats_lexical_and_breadth_first_and_tunnels(web, run_crawl, settings):
     """Five focused crawls, judged by their mean: a single one's harvest is bimodal, about 0.48 or about 0.70
     (whether the archive is found early, and whether the mirror or its original is read first: docs/benchmarks.md, "Two
     commands"; session 31, the same at session 30's code: 0.479, 0.507, 0.708), so the mean of three fell
     below lexical + 0.05 whenever all three drew the low mode (about one run in three); lexical's is about
     0.45 and bfs's 0.2, each within about 0.01 between runs."""
-    settings = trained_settings(tmp_path)
     focused = ("focused", "focused-2", "focused-3", "focused-4", "focused-5")
     audited = {**settings, "FOCUSED_AUDIT_SHARE": 0.1}  # the default, which the suite's crawls leave off (conftest)
     runs = {
@@ -82,30 +96,31 @@ def test_focused_beats_lexical_and_breadth_first_and_tunnels(web, run_crawl, tmp
     assert "'focused/estimate/source': 'audit'" in runs["focused"].log
 
 
-def test_link_farms_get_a_small_share_of_the_budget(adversarial_web, run_crawl, tmp_path):
+@pytest.mark.e2e
+def test_link_farms_get_a_small_share_of_the_budget(adversarial_crawl: Crawl):
     """Two link farms of different construction (stuffed prose, spun pieces of real articles), each reached
     from one real article's footer. Issue 14 asks under 1%: measured 2 to 9 pages of about 380
     (docs/design.md, "Credibility", and docs/benchmarks.md), taken at the end of the budget, when every link left scores near
     nothing. This bound guards the defenses: without host trust the farms took 41 to 74 pages."""
-    crawl = run_crawl(adversarial_web.proxy, strategy="focused", settings=trained_settings(tmp_path))
-    farmed = [url for url in crawl.urls if url.split("/")[2] in (adversarial.GUIDES, adversarial.ANSWERS)]
-    assert len(crawl.urls) >= 0.9 * BUDGET
-    assert len(farmed) < 0.04 * len(crawl.urls), len(farmed)
+    farmed = [url for url in adversarial_crawl.urls if url.split("/")[2] in (adversarial.GUIDES, adversarial.ANSWERS)]
+    assert len(adversarial_crawl.urls) >= 0.9 * BUDGET
+    assert len(farmed) < 0.04 * len(adversarial_crawl.urls), len(farmed)
 
 
-def test_bought_domains_get_a_small_share_of_the_budget(adversarial_web, run_crawl, tmp_path):
+@pytest.mark.e2e
+def test_bought_domains_get_a_small_share_of_the_budget(adversarial_crawl: Crawl):
     """A blog network of word-spun articles on eight domains and an expired wiki domain that one real page in
     eight links to (testbed/localweb/adversarial.py), written before any crawl met them. Issue 14 asks under 1%:
     measured 0 to about 45 pages of about 378 (docs/design.md, "Credibility"), so this bound guards the defenses
     instead: without trust they took 268 and 320 pages, without the site allowance 145 and 165."""
-    crawl = run_crawl(adversarial_web.proxy, strategy="focused", settings=trained_settings(tmp_path))
-    bought = [url for url in crawl.urls if url.split("/")[2] in (*adversarial.NETWORK, adversarial.EXPIRED)]
-    assert len(crawl.urls) >= 0.9 * BUDGET
-    assert len(bought) < 0.25 * len(crawl.urls), len(bought)
+    bought = [url for url in adversarial_crawl.urls if url.split("/")[2] in (*adversarial.NETWORK, adversarial.EXPIRED)]
+    assert len(adversarial_crawl.urls) >= 0.9 * BUDGET
+    assert len(bought) < 0.25 * len(adversarial_crawl.urls), len(bought)
 
 
 @pytest.mark.xfail(strict=True, reason="issue 14, unmet: the cloaked shop takes 2-5% of the crawl (session 34)")
-def test_parasites_and_cloaked_pages_get_under_one_percent(adversarial_web, run_crawl, tmp_path):
+@pytest.mark.e2e
+def test_parasites_and_cloaked_pages_get_under_one_percent(adversarial_crawl: Crawl):
     """Two hazards written in session 34 before any crawl met them (testbed/localweb/adversarial.py): template-
     written SEO pages on two real sites that hidden links on their own pages lead to, and a shop hiding pieces of
     the real articles from people, reached by spam comments on one real page in 30. First met: 123 and 121
@@ -114,7 +129,10 @@ def test_parasites_and_cloaked_pages_get_under_one_percent(adversarial_web, run_
     no longer untouched), the parasites are not reached and the shop takes 9 to 18 of about 380 pages: its
     visible titles carry a topic word. Strict: when a change meets the issue's bound, this fails until the mark
     goes."""
-    crawl = run_crawl(adversarial_web.proxy, strategy="focused", settings=trained_settings(tmp_path))
-    hidden = [url for url in crawl.urls if adversarial.is_parasite(url) or url.split("/")[2] == adversarial.CLOAKED]
-    assert len(crawl.urls) >= 0.9 * BUDGET
-    assert len(hidden) < 0.01 * len(crawl.urls), hidden
+    hidden = [
+        url
+        for url in adversarial_crawl.urls
+        if adversarial.is_parasite(url) or url.split("/")[2] == adversarial.CLOAKED
+    ]
+    assert len(adversarial_crawl.urls) >= 0.9 * BUDGET
+    assert len(hidden) < 0.01 * len(adversarial_crawl.urls), hidden

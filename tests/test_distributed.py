@@ -39,6 +39,7 @@ def start(
         "CLOSESPIDER_PAGECOUNT": pages,
         "USER_AGENT": f"focused-test/{name}",
         "FOCUSED_REDIS_CLAIM_TIMEOUT": 3,
+        "FOCUSED_WORKERS": 1,  # a shared crawl's processes extract in workers of their own
         **settings,
     }
     command = crawl_command(profile, "lexical", tmp_path / f"{name}.jsonl", options, append=True, mode=mode)

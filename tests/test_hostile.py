@@ -2,10 +2,17 @@
 
 from __future__ import annotations
 
+import os
 import re
+import signal
+import subprocess
+import time
 from pathlib import Path
 
+import pytest
+
 from focused.pages.extract import looks_binary
+from testbed.harness import crawl_command, crawl_env, log_stat
 from testbed.localweb.hostile import (
     GARBAGE_ROBOTS,
     GOOD_PAGES,
@@ -13,9 +20,12 @@ from testbed.localweb.hostile import (
     HOSTS,
     HUGE_ROBOTS,
     LIMIT,
+    TABLE_BOMB,
     TARPIT,
     UNREADABLE_ROBOTS,
+    good_links,
 )
+from tests.conftest import FAST, REPO, cpu_seconds, descendants, outliving
 
 SETTINGS = {"DOWNLOAD_TIMEOUT": 2, "DOWNLOAD_MAXSIZE": LIMIT, "RETRY_TIMES": 0, "FOCUSED_MAX_DELAY": 1}
 
@@ -68,3 +78,40 @@ def test_binary_is_told_from_text():
     assert looks_binary(bytes(range(256)) * 4) and looks_binary(b"<html>\x00</html>")
     assert not looks_binary("<html><body>Café – “quotes”\n\ttabs</body></html>".encode())
     assert not looks_binary("Café".encode("latin-1") * 100)
+
+
+@pytest.mark.parametrize("hazard", ["hangs", "dies"])
+def test_a_worker_that_hangs_or_dies_costs_one_page_and_none_outlives_the_crawl(
+    hostile_web, tmp_path: Path, hazard: str
+):
+    """One extraction worker: a page that outlasts FOCUSED_WORKER_TIMEOUT gets its worker killed; a worker killed
+    from outside mid-page (as the OOM killer would) fails that page. Either way the pool starts another, the
+    crawl fetches the rest and counts the page, and every process it started is gone when it ends."""
+    profile = tmp_path / "bomb.toml"
+    seeds = [f"http://{HOSTILE}{TABLE_BOMB}", *good_links(HOSTILE)]
+    profile.write_text(
+        f'name = "bomb"\ndescription = "SQL"\nkeywords = ["sql"]\nseeds = {seeds}\n'
+        f'[crawl]\nallowed_domains = ["{HOSTILE}"]\n'.replace("'", '"')
+    )
+    timeout = 0.5 if hazard == "hangs" else 120
+    settings = {**FAST, "FOCUSED_WORKERS": 1, "FOCUSED_WORKER_TIMEOUT": timeout, "LOG_FILE": tmp_path / "crawl.log"}
+    command = crawl_command(profile, "bfs", tmp_path / "items.jsonl", settings)
+    crawl = subprocess.Popen(command, cwd=REPO, env=crawl_env(hostile_web.proxy), stderr=subprocess.DEVNULL)
+    started, busy = set(), None
+    while crawl.poll() is None:
+        family = descendants(crawl.pid)
+        started |= set(family)
+        cpu = {pid: cpu_seconds(pid) for pid, depth in family.items() if depth == 2}  # the forkserver's children
+        time.sleep(0.3)
+        busy = busy or next((pid for pid, was in cpu.items() if cpu_seconds(pid) - was >= 0.2), None)
+        if hazard == "dies" and busy:
+            os.kill(busy, signal.SIGKILL)  # the worker extracting the table: nothing else takes it 0.2 s of 0.3
+            hazard = "killed"
+    assert crawl.wait(timeout=120) == 0
+    log = (tmp_path / "crawl.log").read_text()
+    expected = {"hangs": "TimeoutError", "killed": "ProcessExpired"}[hazard]
+    assert log_stat(log, f"focused/skipped/unparsable/{expected}") == 1
+    written = {line.split('"url": "')[1].split('"')[0] for line in (tmp_path / "items.jsonl").read_text().splitlines()}
+    assert written == set(good_links(HOSTILE))
+    assert started, "no worker process: the test proves nothing"
+    assert not outliving(started), "processes outlived the crawl"

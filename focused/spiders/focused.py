@@ -28,16 +28,17 @@ from twisted.python.failure import Failure
 
 from focused import signals as focused_signals
 from focused.addon import FocusedSettings, require
-from focused.costs import timed
+from focused.costs import spent, timed
 from focused.fetching.hosthealth import failed_request, failure_reason
 from focused.fetching.rendering import META as RENDER
 from focused.fetching.rendering import enable_rendering, looks_like_app_shell, rendering_wanted
 from focused.frontier.evidence import META_KEY, LinkEvidence, evidence
 from focused.output.items import PageItem
 from focused.pages.credibility import Envelope, NoveltyIndex, content_features, topic_words
-from focused.pages.extract import Link, Page, extract, is_html, looks_binary
+from focused.pages.extract import Link, Page, is_html, looks_binary
 from focused.pages.neardup import SimHashIndex
 from focused.pages.spam import is_stuffed
+from focused.pages.workers import Extraction
 from focused.profile import Profile, ProfileError, load_profile
 from focused.refresh.history import Change, Visit
 from focused.refresh.revisits import revisit_of
@@ -78,6 +79,7 @@ class FocusedSpider(FocusedSettings):
         spider = super().from_crawler(crawler, *args, **kwargs)
         spider.setup(crawler, kwargs)
         crawler.signals.connect(spider.worker.close, signal=signals.spider_closed)
+        crawler.signals.connect(spider.extraction.close, signal=signals.spider_closed)
         return spider
 
     @staticmethod
@@ -149,7 +151,7 @@ class FocusedSpider(FocusedSettings):
             card.get("prior", 0.0),
             auditor,
         )
-        self.context_words = settings.getint("FOCUSED_CONTEXT_WORDS")
+        self.extraction = Extraction.from_settings(settings)
         self.neardup_distance = settings.getint("FOCUSED_NEARDUP_DISTANCE")
         self.min_word_diversity = settings.getfloat("FOCUSED_MIN_WORD_DIVERSITY")
         self.state: dict[str, Any] = {}  # replaced by the saved state when JOBDIR is set
@@ -219,12 +221,12 @@ class FocusedSpider(FocusedSettings):
             self._skip(response, "binary")
             return
         try:
-            with timed(stats, "extract"):
-                page = extract(response, self.context_words)
-        except Exception as exc:  # a hostile page must not stop the crawl
+            page, seconds = await self.extraction(response)
+        except Exception as exc:  # a hostile page (or one that killed or hung its worker) must not stop the crawl
             logger.warning("Skipping unparsable page %s: %r", response.url, exc)
             self._skip(response, f"unparsable/{type(exc).__name__}")
             return
+        spent(stats, "extract", seconds)
         for reason, count in page.dropped.items():
             stats.inc_value(f"focused/dropped/{reason}", count)
         if self.render_detect and not response.meta.get(RENDER) and looks_like_app_shell(response, page):

@@ -8,7 +8,8 @@ nowhere) points at the network beside the crawler or its proxy, in every spellin
 tarpit.example answers slowly or never; two hosts have a garbage and a very large
 robots.txt, two a robots.txt that fails (a 503, no answer at all). The crawl must fetch
 every ordinary page, skip each hostile one with a logged, counted reason, and fetch nothing
-but robots.txt from a host whose rules it cannot read. spa.example is a single-page
+but robots.txt from a host whose rules it cannot read. Its /table-bomb.html (also linked from nowhere)
+takes seconds to extract. spa.example is a single-page
 application: its text and links exist only after its script runs.
 """
 
@@ -88,6 +89,7 @@ PRIVATE_LITERALS = [
     "http://[fe80::1]/",
 ]
 PRIVATE_LINKS_PAGE = "/private-links.html"
+TABLE_BOMB = "/table-bomb.html"  # linked from nowhere, like PRIVATE_LINKS_PAGE: a test seeds it
 
 
 def page(title: str, text: str, links: tuple[str, ...] | list[str] = (), charset: str | None = "utf-8") -> str:
@@ -180,6 +182,10 @@ class HostileWeb:
         if target == PRIVATE_LINKS_PAGE:
             links = [*PRIVATE_NAMES, *LOOPBACK_LITERALS, *PRIVATE_LITERALS, *good_links(HOSTILE)]
             return Reply(200, page("Links inward", "Admin consoles, metadata and printers.", links).encode())
+        if target == TABLE_BOMB:  # under the size limit, and seconds of extraction: it outlasts a worker's time
+            return Reply(
+                200, b"<html><body><table>" + b"<tr><td>a</td><td>b</td></tr>" * 30_000 + b"</table></body></html>"
+            )
         if target.startswith("/loop/"):
             return Reply(302, headers={"Location": f"/loop/{int(target[6:] or 0) + 1}"})
         return Reply(404, b"<html><body>Not found</body></html>")
