@@ -16,18 +16,19 @@ WORDS = re.compile(r"[a-z0-9]+")
 class TopicSimilarity:
     """Cosine similarity of texts to the profile's description and keywords.
 
-    A stateless HashingVectorizer: nothing to fit, any vocabulary, one sparse product per batch.
+    A stateless HashingVectorizer: nothing to fit, any vocabulary, one sparse product per batch. The query is
+    a dense vector: a sparse column would be converted to rows (2^20 of them) on every product.
     """
 
     def __init__(self, profile: Profile, keyword_weight: int = 3):
         self.vectorizer = HashingVectorizer(stop_words="english", alternate_sign=False, norm="l2")
         query = profile.description + (" " + " ".join(profile.keywords)) * keyword_weight
-        self.query = self.vectorizer.transform([query]).T.tocsc()
+        self.query = self.vectorizer.transform([query]).toarray().ravel()
 
     def __call__(self, texts: Sequence[str]) -> np.ndarray:
         if not texts:
             return np.zeros(0)
-        return (self.vectorizer.transform(texts) @ self.query).toarray().ravel()
+        return np.asarray(self.vectorizer.transform(texts) @ self.query).ravel()
 
     def links(self, anchors: Sequence[str], contexts: Sequence[str], urls: Sequence[str]) -> np.ndarray:
         """Similarities of links' anchors, surrounding words and URL words: rows in that order."""

@@ -390,8 +390,9 @@ class Learned(Strategy):
                 self.link_features.transform(texts),
                 sparse.csr_matrix(numbers),
                 sparse.csr_matrix(self._similarities(infos).T),
-            ]
-        ).tocsr()
+            ],
+            format="csr",  # row blocks stacked directly: no detour through COO and back
+        )
 
     def _similarities(self, infos: list[LinkEvidence]) -> np.ndarray:
         """Similarity of anchor, context and URL words to the profile (3 × links): evidence that carries over
