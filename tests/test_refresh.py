@@ -145,6 +145,22 @@ def test_the_history_replays_its_journal_after_a_kill(tmp_path: Path):
     assert reloaded.get("http://a.example/").version == 3
 
 
+def test_a_long_watched_pages_rate_does_not_drift():
+    """A page found changed at every other visit, 10 s apart: its estimate after 1,000 visits is the one 60 gave
+    (its changes and its quiet time come from the same window of visits; with a capped list of changes beside
+    all the quiet time, it fell tenfold)."""
+    history, url = History(), "http://a.example/"
+    history.record(Visit(url, 0.0, "new"))
+    rates = {}
+    for visit in range(1, 1001):
+        history.record(Visit(url, 10.0 * visit, "changed" if visit % 2 == 0 else "unchanged"))
+        if visit in (60, 1000):
+            page = history.get(url)
+            evidence = [page.changed], np.array([page.exposure]), np.array([page.exact]), np.array([0.05])
+            rates[visit] = posterior_rates(*evidence)[0]
+    assert rates[1000] == pytest.approx(rates[60], rel=0.01)
+
+
 def test_due_pages_become_conditional_gets_worth_their_staleness():
     history = History()
     history.record(Visit("http://a.example/x", 0.0, "new", '"a1"', "Thu, 01 Jan 1970 00:00:00 GMT", relevance=1.0))

@@ -23,7 +23,7 @@ JOURNAL = "focused.refresh.journal.{}"
 # Seconds within which a Last-Modified is taken for the time of the answer, not of a change: many servers
 # send the time they built the page
 NOW = 2.0
-KEPT_CHANGES = 32  # changed intervals kept per page: an estimate follows the page's recent behavior
+KEPT = 64  # intervals between visits kept per page: an estimate follows the page's recent behavior
 
 Change = Literal["new", "changed", "unchanged", "gone"]
 
@@ -68,13 +68,30 @@ class PageHistory:
     content: str = ""
     relevance: float = 0.0
     visits: int = 1
-    changed: list[float] = field(default_factory=list)  # lengths (s) of intervals that ended in a change seen
-    exact: int = 0  # changes whose time Last-Modified gave
-    exposure: float = 0.0  # seconds the page is known not to have changed (since those, and between visits)
+    # The last KEPT intervals observed, each (its length if it ended in a change of unknown time, else 0; the
+    # seconds the page is known to have stayed the same in it; 1 if Last-Modified dated a change in it). All the
+    # evidence comes from the same window: a capped list of changes beside all the quiet time since the first
+    # visit would drive a long-watched page's rate towards 0.
+    window: list[tuple[float, float, int]] = field(default_factory=list)
     found: float = 0.0  # the scores of the new links its later versions brought, summed: what a revisit discovers
     tried: float = 0.0  # when a revisit last ended without a visit: the next counts from then
     tries: int = 0  # revisits that ended without a visit
     gone: bool = False
+
+    @property
+    def changed(self) -> list[float]:
+        """Lengths (s) of the intervals that ended in a change whose time is unknown."""
+        return [length for length, _, _ in self.window if length]
+
+    @property
+    def exposure(self) -> float:
+        """Seconds the page is known not to have changed."""
+        return sum(quiet for _, quiet, _ in self.window)
+
+    @property
+    def exact(self) -> int:
+        """Changes whose time Last-Modified gave."""
+        return sum(dated for _, _, dated in self.window)
 
     def dated(self, visit: Visit, since: float) -> bool:
         """Count the visit's Last-Modified as the time of the page's last change, if it falls after `since`."""
@@ -84,8 +101,11 @@ class PageHistory:
             return False
         if not since <= modified <= visit.at - NOW:
             return False
-        self.exact, self.exposure = self.exact + 1, self.exposure + visit.at - modified
+        self._observed(0.0, visit.at - modified, 1)
         return True
+
+    def _observed(self, changed: float, quiet: float, dated: int) -> None:
+        self.window = [*self.window[-KEPT + 1 :], (changed, quiet, dated)]
 
     @property
     def generation(self) -> int:
@@ -105,10 +125,10 @@ class PageHistory:
             self.gone = True
             return
         if visit.change == "unchanged":
-            self.exposure += interval
+            self._observed(0.0, interval, 0)
         else:
             if not self.dated(visit, visit.at - interval):
-                self.changed = [*self.changed[-KEPT_CHANGES + 1 :], interval]
+                self._observed(interval, 0.0, 0)
             self.version, self.version_at, self.relevance = self.version + 1, visit.at, visit.relevance
         self.body, self.content = visit.body or self.body, visit.content or self.content
         self.etag, self.last_modified = visit.etag or self.etag, visit.last_modified or self.last_modified
