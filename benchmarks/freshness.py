@@ -1,6 +1,6 @@
 """Keeping a collection fresh: three revisit policies at the same fetch rate, on the local web in motion.
 
-    python -m benchmarks.freshness [--seconds 600] [--rate 5] [--runs 1]
+    python -m benchmarks.freshness [--seconds 600] [--rate 5] [--runs 1] [--processes 1]
 
 For each policy (FOCUSED_REFRESH_POLICY: uniform, proportional, optimal), side by side: a dynamic local
 web of its own from the same seed (testbed.localweb.dynamic, started together, so the three see the same
@@ -8,6 +8,8 @@ changes at the same times), a first crawl of it into a JOBDIR (the sql profile, 
 `-a mode=refresh` on that JOBDIR for --seconds at --rate fetches per second. Each refresh is scored by
 `scrapy evaluate --freshness` over its own window (focused.evaluation.freshness): time-averaged freshness
 and age of the collection, all pages and relevant ones, changes captured, new pages found and how soon.
+With --processes N > 1 both crawls are shared crawls of N processes through a redis-server of the policy's
+own (FOCUSED_REDIS_URL, no JOBDIR): the rate is the crawl's, whatever N.
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ from pathlib import Path
 
 from focused.evaluation.freshness import freshness_report
 from focused.evaluation.inputs import load_fetches, load_truth
-from testbed.harness import ROOT, crawl_command, crawl_env, start_web
+from testbed.harness import ROOT, crawl_command, crawl_env, start_redis, start_web
 
 POLICIES = ("uniform", "proportional", "optimal")
 LOOPBACK = {
@@ -35,34 +37,57 @@ LOOPBACK = {
 FIRST_CRAWL = 1500  # pages: the whole web as it starts (about 900 pages, and the traps' allowance)
 
 
-def run_policy(policy: str, directory: Path, seconds: float, rate: float, options: list[str]) -> dict:
+def run_policy(policy: str, directory: Path, seconds: float, rate: float, processes: int, options: list[str]) -> dict:
     directory.mkdir(parents=True)
     server, proxy = start_web(
         directory / "access.jsonl", "testbed.localweb", "--dynamic", str(directory / "truth.json"), *options
     )
+    redis, url = start_redis(directory) if processes > 1 else (None, "")
     try:
-        env, profile = crawl_env(proxy), ROOT / "profiles" / "sql.toml"
-        job = {**LOOPBACK, "JOBDIR": directory / "job"}
-        first = crawl_command(profile, None, directory / "crawl.jsonl", {**job, "CLOSESPIDER_PAGECOUNT": FIRST_CRAWL})
-        subprocess.run([*first, "-s", f"LOG_FILE={directory / 'crawl.log'}"], cwd=ROOT, env=env, check=True)
+        job = {**LOOPBACK, **({"FOCUSED_REDIS_URL": url} if url else {"JOBDIR": directory / "job"})}
+        crawls(directory, "crawl", proxy, {**job, "CLOSESPIDER_PAGECOUNT": FIRST_CRAWL}, processes)
         refresh = {
             **job,
             "FOCUSED_REFRESH_RATE": rate,
             "FOCUSED_REFRESH_POLICY": policy,
             "CLOSESPIDER_TIMEOUT": seconds,
         }
-        command = crawl_command(profile, None, directory / "updates.jsonl", refresh, append=True, mode="refresh")
         since = time.time()
-        subprocess.run([*command, "-s", f"LOG_FILE={directory / 'refresh.log'}"], cwd=ROOT, env=env, check=True)
+        crawls(directory, "updates", proxy, refresh, processes, mode="refresh")
         until = time.time()
     finally:
-        server.terminate()
-        server.wait()
-    fetches = load_fetches(directory / "crawl.jsonl") + load_fetches(directory / "updates.jsonl")
+        for process in (server, redis):
+            if process is not None:
+                process.terminate()
+                process.wait()
+    fetches = [
+        fetch
+        for feed in sorted(directory.glob("*.jsonl"))
+        if feed.name != "access.jsonl"
+        for fetch in load_fetches(feed)
+    ]
     report = freshness_report(load_truth(directory / "truth.json"), fetches, since, until)
     log = [json.loads(line) for line in (directory / "access.jsonl").read_text().splitlines() if line]
     report["fetches"] = sum(since <= e["t"] <= until and e["path"] != "/robots.txt" for e in log)
     return report
+
+
+def crawls(directory: Path, name: str, proxy: str, settings: dict, processes: int, mode: str | None = None) -> None:
+    """`processes` crawls of the sql profile together (one: a crawl of its own), each with its feed and log."""
+    profile = ROOT / "profiles" / "sql.toml"
+    running = [
+        subprocess.Popen(
+            [
+                *crawl_command(profile, None, directory / f"{name}{i}.jsonl", settings, append=True, mode=mode),
+                *("-s", f"LOG_FILE={directory / f'{name}{i}.log'}"),
+            ],
+            cwd=ROOT,
+            env=crawl_env(proxy),
+        )
+        for i in range(processes)
+    ]
+    if any(process.wait() for process in running):
+        raise RuntimeError(f"a {name} crawl failed: see its log in {directory}")
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -72,6 +97,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--runs", type=int, default=1)
     parser.add_argument("--policies", default=",".join(POLICIES))
     parser.add_argument("--seed", type=int, default=7, help="the dynamic web's seed (run k uses seed + k)")
+    parser.add_argument("--processes", type=int, default=1, help="processes per crawl (> 1: shared through Redis)")
     parser.add_argument("--out", help="folder for the crawls, logs and ground truths (default: a new temporary one)")
     args = parser.parse_args(argv)
     policies = args.policies.split(",")
@@ -82,11 +108,16 @@ def main(argv: list[str] | None = None) -> None:
         options = ["--seed", str(args.seed + run)]
         with ThreadPoolExecutor(len(policies)) as pool:
             futures = {
-                policy: pool.submit(run_policy, policy, out / f"{policy}-{run}", args.seconds, args.rate, options)
+                policy: pool.submit(
+                    run_policy, policy, out / f"{policy}-{run}", args.seconds, args.rate, args.processes, options
+                )
                 for policy in policies
             }
             rows += [(run, policy, future.result()) for policy, future in futures.items()]
-    print(f"\nrefresh crawls of {args.seconds:.0f} s at {args.rate} fetches/s (web seed {args.seed} + run)")
+    print(
+        f"\nrefresh crawls of {args.seconds:.0f} s at {args.rate} fetches/s, {args.processes} process(es) each "
+        f"(web seed {args.seed} + run)"
+    )
     header = (
         "run",
         "policy",

@@ -1,10 +1,10 @@
 """The scheduler's side of the collection: what it does with visits, and in a refresh crawl with due pages.
 
 In a crawl, `Collection` records every visit the spider reports in the history (logged to JOBDIR, or to
-Redis for a shared crawl), so that a later refresh crawl knows what it holds. In a refresh crawl, `Refresh` also hands the scheduler
-the pages that fell due (focused.refresh.revisits), paces everything it hands out to FOCUSED_REFRESH_RATE,
-hears when a revisit ended without a visit, credits a page with the new links its later versions brought,
-and keeps the crawl open while nothing is due yet. The scheduler calls the same hooks in both.
+Redis for a shared crawl), so that a later refresh crawl knows what it holds. In a refresh crawl, `Refresh`
+also hands the scheduler the pages that fell due (focused.refresh.revisits), paces everything it hands out to
+FOCUSED_REFRESH_RATE, hears when a revisit ended without a visit, credits a page with the new links its later
+versions brought, and keeps the crawl open while nothing is due yet. The scheduler calls the same hooks in both.
 """
 
 from __future__ import annotations
