@@ -8,9 +8,9 @@ killed crawl resumes without losing its frontier. With FOCUSED_REDIS_URL, the fr
 the seen set are shared by every process of the crawl (focused.frontier.distributed).
 
 It also keeps the collection (focused.refresh.collection): every visit the spider reports goes to its
-history, logged to JOBDIR (or to Redis with FOCUSED_REDIS_URL). For a refresh crawl (`-a mode=refresh`) the pages that fall due go into the
-frontier as conditional GETs beside the discovered links, everything goes out at FOCUSED_REFRESH_RATE at
-most, and the crawl stays open when nothing is due yet.
+history, logged to JOBDIR (or to Redis with FOCUSED_REDIS_URL). For a refresh crawl (`-a mode=refresh`)
+the pages that fall due go into the frontier as conditional GETs beside the discovered links, everything
+goes out at FOCUSED_REFRESH_RATE at most, and the crawl stays open when nothing is due yet.
 """
 
 from __future__ import annotations

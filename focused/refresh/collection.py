@@ -21,6 +21,7 @@ from scrapy.exceptions import DontCloseSpider
 from focused.frontier.distributed import connect, crawl_key
 from focused.frontier.queues import Record
 from focused.frontier.records import is_revisit
+from focused.journal import Journal
 from focused.refresh.history import History, Visit
 from focused.refresh.revisits import Pace, Revisits
 from focused.refresh.schedule import POLICIES
@@ -35,8 +36,8 @@ class Collection:
 
     def load(self) -> None:
         replayed = self.history.load()
-        if replayed:
-            logger.warning("The last run did not close cleanly: the history's journal recovered %d visits", replayed)
+        if replayed and isinstance(self.history.journal, Journal):  # a shared log's entries are the other processes'
+            logger.warning("The last run did not close cleanly: the history's journal recovered %d entries", replayed)
 
     def save(self) -> None:
         self.history.save()
@@ -96,8 +97,8 @@ class Refresh(Collection):
         logger.info("Refreshing a collection of %d pages", len(self.history))
         if not self.history.pages:
             logger.warning(
-                "JOBDIR holds no history of pages (made before focused kept one?): the pages this crawl fetches "
-                "will be revisited"
+                "The collection holds no history of pages (in JOBDIR or Redis: made before focused kept one?): the "
+                "pages this crawl fetches will be revisited"
             )
 
     def visited(self, visit: Visit) -> None:
