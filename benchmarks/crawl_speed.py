@@ -15,7 +15,7 @@ domains, and stops at the same page budget. Rows:
     (`scrapy train`, the model `auto` picks); on the local web the committed one is used.
 Then the milliseconds per page of each stage of the focused crawls (focused/seconds/<stage>
 over focused/pages): the reactor's stages, and the model thread's (classify, score_links) and the
-extraction workers' (extract, unless FOCUSED_WORKERS=0), which overlap them.
+extraction workers' (extract, analyze; unless FOCUSED_WORKERS=0), which overlap them.
 """
 
 from __future__ import annotations
@@ -52,6 +52,7 @@ FOCUSED_SCHEDULER = {
 }
 STAGES = (
     "extract",
+    "analyze",
     "neardup",
     "credibility",
     "requests",

@@ -12,6 +12,7 @@ from focused.pages.credibility import (
     content_features,
     credible,
     new_content,
+    sampled_shingles,
     topic_words,
 )
 
@@ -50,13 +51,13 @@ def test_novelty_is_the_share_of_text_not_read_before_and_says_where_the_rest_wa
     index = NoveltyIndex()
     first = " ".join(f"word{i}" for i in range(400))
     second = " ".join(f"other{i}" for i in range(400))
-    assert index.read("http://a/1", first) == Reading(1.0)
-    assert index.read("http://b/1", first) == Reading(0.0, "http://a/1", 1.0)  # read already, on a/1
-    assert index.read("http://a/2", second).novelty == 1.0
+    assert index.read("http://a/1", sampled_shingles(first)) == Reading(1.0)
+    assert index.read("http://b/1", sampled_shingles(first)) == Reading(0.0, "http://a/1", 1.0)  # read already, on a/1
+    assert index.read("http://a/2", sampled_shingles(second)).novelty == 1.0
     spun = " ".join(first.split()[:300] + second.split()[300:])  # parts of two pages read before
-    reading = index.read("http://c/1", spun)
+    reading = index.read("http://c/1", sampled_shingles(spun))
     assert reading.novelty < 0.1 and reading.source == "http://a/1" and 0.6 < reading.copied < 0.9
-    assert index.read("http://d/1", "too short to tell") == Reading()
+    assert index.read("http://d/1", sampled_shingles("too short to tell")) == Reading()
 
 
 def test_an_implausible_page_is_as_uncertain_as_the_prior():

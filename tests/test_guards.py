@@ -10,7 +10,7 @@ from scrapy.core.downloader import Slot
 
 from focused.frontier.politeness import HostPoliteness
 from focused.frontier.traps import TrapGuard
-from focused.pages.neardup import SimHashIndex, simhash
+from focused.pages.neardup import SimHashIndex, fingerprint, simhash
 from focused.scrapyinternals import DownloaderSlots
 
 TEXT = " ".join(f"word{i % 97} topic{i % 13} filler{i % 7}" for i in range(200))
@@ -29,11 +29,11 @@ def test_trap_guard_rules():
 
 def test_near_duplicates_are_found_and_different_texts_are_not():
     index = SimHashIndex(max_distance=3)
-    assert index.duplicate_of("http://a/", TEXT) is None
-    assert index.duplicate_of("http://mirror/", TEXT + " Mirror copy.") == "http://a/"
+    assert index.duplicate_of("http://a/", fingerprint(TEXT)) is None
+    assert index.duplicate_of("http://mirror/", fingerprint(TEXT + " Mirror copy.")) == "http://a/"
     other = " ".join(f"other{i % 89} thing{i % 11}" for i in range(200))
-    assert index.duplicate_of("http://b/", other) is None
-    assert index.duplicate_of("http://short/", "too short to judge") is None
+    assert index.duplicate_of("http://b/", fingerprint(other)) is None
+    assert fingerprint("too short to judge") is None and index.duplicate_of("http://short/", None) is None
     assert (simhash(TEXT) ^ simhash(other)).bit_count() > 10
 
 

@@ -22,7 +22,7 @@ def test_word_diversity_by_hand():
 
 def test_stuffed_pages_are_told_from_prose_of_any_length():
     stuffing = " ".join(BAIT[(i * 7) % len(BAIT)] for i in range(400))
-    assert is_stuffed(stuffing, 0.2)
-    assert not is_stuffed(PROSE, 0.2) and not is_stuffed(PROSE * 10, 0.2)
-    assert not is_stuffed("transaction " * 50, 0.2)  # under 100 words: no verdict
-    assert not is_stuffed(stuffing, 0.0)  # 0 turns the check off
+    assert is_stuffed(word_diversity(stuffing), 0.2)
+    assert not is_stuffed(word_diversity(PROSE), 0.2) and not is_stuffed(word_diversity(PROSE * 10), 0.2)
+    assert not is_stuffed(word_diversity("transaction " * 50), 0.2)  # under 100 words: no verdict
+    assert not is_stuffed(word_diversity(stuffing), 0.0)  # 0 turns the check off

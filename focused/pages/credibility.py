@@ -163,9 +163,9 @@ class NoveltyIndex:
 
     first: dict[int, str] = field(default_factory=dict)
 
-    def read(self, url: str, text: str) -> Reading:
-        """How much of the text was read before, and where; the text is then remembered as read on `url`."""
-        shingles = sampled_shingles(text)
+    def read(self, url: str, shingles: frozenset[int]) -> Reading:
+        """How much of a text, by its sampled_shingles, was read before, and where; the text is then remembered as
+        read on `url`."""
         earlier = Counter(self.first[s] for s in shingles if s in self.first)
         for shingle in shingles:
             self.first.setdefault(shingle, url)
@@ -178,10 +178,10 @@ class NoveltyIndex:
         return Reading(novelty, source, count / len(shingles))
 
 
-def sampled_shingles(text: str) -> set[int]:
+def sampled_shingles(text: str) -> frozenset[int]:
     words = WORDS.findall(text.lower())
     grams = (" ".join(words[i : i + SHINGLE]).encode() for i in range(len(words) - SHINGLE + 1))
-    return {h for h in map(zlib.crc32, grams) if h % SAMPLE == 0}
+    return frozenset(h for h in map(zlib.crc32, grams) if h % SAMPLE == 0)
 
 
 def credible(probability: float, plausibility: float, prior: float) -> float:

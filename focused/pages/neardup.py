@@ -13,6 +13,12 @@ import numpy as np
 
 WORDS = re.compile(r"\w+")
 BITS = 64
+MIN_WORDS = 30  # fewer words than this: too short to call a near-duplicate of anything
+
+
+def fingerprint(text: str) -> int | None:
+    """The SimHash of a text long enough to compare, else None."""
+    return simhash(text) if len(WORDS.findall(text)) >= MIN_WORDS else None
 
 
 def simhash(text: str, shingle: int = 3) -> int:
@@ -25,19 +31,18 @@ def simhash(text: str, shingle: int = 3) -> int:
 
 
 class SimHashIndex:
-    def __init__(self, max_distance: int = 3, min_words: int = 30):
+    def __init__(self, max_distance: int = 3):
         self.max_distance = max_distance
-        self.min_words = min_words
         self.bands = max_distance + 1
         self.width = BITS // self.bands
         self.urls: dict[int, str] = {}
         self.buckets: dict[tuple[int, int], list[int]] = {}
 
-    def duplicate_of(self, url: str, text: str) -> str | None:
-        """The URL of an earlier near-duplicate of `text`, or None (and `text` is remembered)."""
-        if len(WORDS.findall(text)) < self.min_words:
+    def duplicate_of(self, url: str, fingerprint: int | None) -> str | None:
+        """The URL of an earlier near-duplicate of a page's text by its fingerprint, or None (and the fingerprint
+        is remembered); a text too short to compare (None) is nobody's duplicate."""
+        if fingerprint is None:
             return None
-        fingerprint = simhash(text)
         keys = self._keys(fingerprint)
         for key in keys:
             for other in self.buckets.get(key, ()):

@@ -24,6 +24,6 @@ def word_diversity(text: str) -> float | None:
     return sum(len(set(window)) for window in windows) / (WINDOW * len(windows))
 
 
-def is_stuffed(text: str, min_diversity: float) -> bool:
-    diversity = word_diversity(text)
+def is_stuffed(diversity: float | None, min_diversity: float) -> bool:
+    """Whether a text of this word diversity (word_diversity: None, too short to tell) is keyword stuffing."""
     return diversity is not None and diversity < min_diversity

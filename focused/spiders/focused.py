@@ -34,7 +34,7 @@ from focused.fetching.rendering import META as RENDER
 from focused.fetching.rendering import enable_rendering, looks_like_app_shell, rendering_wanted
 from focused.frontier.evidence import META_KEY, LinkEvidence, evidence
 from focused.output.items import PageItem
-from focused.pages.credibility import Envelope, NoveltyIndex, content_features, topic_words
+from focused.pages.credibility import Envelope, NoveltyIndex, topic_words
 from focused.pages.extract import Link, Page, is_html, looks_binary
 from focused.pages.neardup import SimHashIndex
 from focused.pages.spam import is_stuffed
@@ -136,7 +136,6 @@ class FocusedSpider(FocusedSettings):
         card = classifier.card if classifier else {}
         tolerance = settings.getfloat("FOCUSED_OOD_TOLERANCE")
         self.envelope = Envelope.from_dict(card["envelope"], tolerance) if "envelope" in card and tolerance else None
-        self.topic_words = topic_words(self.profile.keywords)
         auditor = self._auditor(settings, classifier, judge)
         self.estimate_source = "audit" if auditor else "classifier"
         estimated_by = judge if auditor else classifier  # whose calibration error widens the estimate's interval
@@ -151,7 +150,7 @@ class FocusedSpider(FocusedSettings):
             card.get("prior", 0.0),
             auditor,
         )
-        self.extraction = Extraction.from_settings(settings)
+        self.extraction = Extraction.from_settings(settings, topic_words(self.profile.keywords))
         self.neardup_distance = settings.getint("FOCUSED_NEARDUP_DISTANCE")
         self.min_word_diversity = settings.getfloat("FOCUSED_MIN_WORD_DIVERSITY")
         self.state: dict[str, Any] = {}  # replaced by the saved state when JOBDIR is set
@@ -221,12 +220,13 @@ class FocusedSpider(FocusedSettings):
             self._skip(response, "binary")
             return
         try:
-            page, seconds = await self.extraction(response)
+            page, analysis, extracting, analyzing = await self.extraction(response)
         except Exception as exc:  # a hostile page (or one that killed or hung its worker) must not stop the crawl
             logger.warning("Skipping unparsable page %s: %r", response.url, exc)
             self._skip(response, f"unparsable/{type(exc).__name__}")
             return
-        spent(stats, "extract", seconds)
+        spent(stats, "extract", extracting)
+        spent(stats, "analyze", analyzing)
         for reason, count in page.dropped.items():
             stats.inc_value(f"focused/dropped/{reason}", count)
         if self.render_detect and not response.meta.get(RENDER) and looks_like_app_shell(response, page):
@@ -239,17 +239,13 @@ class FocusedSpider(FocusedSettings):
             self._unchanged(response, "same_content", body, content)
             return
         with timed(stats, "neardup"):
-            duplicate_of = self.neardup.duplicate_of(page.url, page.text)
+            duplicate_of = self.neardup.duplicate_of(page.url, analysis.fingerprint)
         links = self._in_scope(page.links)
         info = evidence(response)
         with timed(stats, "credibility"):
-            stuffed = is_stuffed(page.text, self.min_word_diversity)
-            plausibility = (
-                self.envelope.plausibility(content_features(page.title, page.text, self.topic_words))
-                if self.envelope
-                else 1.0
-            )
-            reading = self.novelty.read(page.url, page.text)
+            stuffed = is_stuffed(analysis.diversity, self.min_word_diversity)
+            plausibility = self.envelope.plausibility(analysis.features) if self.envelope else 1.0
+            reading = self.novelty.read(page.url, analysis.shingles)
         job = PageJob(
             page.url,
             response.meta.get("depth", 0),
