@@ -67,18 +67,10 @@ def test_an_implausible_page_is_as_uncertain_as_the_prior():
     assert credible(0.1, 0.0, 0.2) == pytest.approx(0.1)  # never raised above what the classifier said
 
 
-def test_a_page_too_short_to_judge_is_believed_in_proportion_to_its_length_against_the_positives():
+def test_a_short_page_is_too_short_to_judge():
     envelope = Envelope.fit(rows([PROSE * 3] * 12), [True] * 12)
-    short = content_features("t", "sql database query " * 20, WORDS)  # 60 words: its statistics are not judged
-    assert envelope.low["words"] == content_features("t", PROSE * 3, WORDS)["words"] > 60
-    assert envelope.plausibility(short) == pytest.approx(60 / envelope.low["words"])
+    assert envelope.plausibility(content_features("t", "sql database query " * 20, WORDS)) == 1.0  # 60 words
     assert envelope.plausibility(content_features("t", "sql database query " * 40, WORDS)) < 0.25
-    briefer = Envelope.fit(rows([PROSE * 3] * 10 + ["sql database query " * 10] * 2), [True] * 12)
-    assert briefer.low["words"] == 30 and briefer.plausibility(short) == 1.0  # the user's positives are as short
-    older = Envelope.from_dict(
-        {"low": {k: v for k, v in envelope.low.items() if k != "words"}, "high": envelope.high}, 0.25
-    )  # a card trained before length was judged
-    assert older.plausibility(short) == 1.0
 
 
 def test_a_page_mostly_read_before_counts_as_nothing_new():

@@ -8,11 +8,7 @@ generated the page temper the verdict before anything learns from it:
 - plausibility: the page's content statistics fall within the range of the user's own
   examples (Ntoulas et al. 2006: spam pages differ in compressibility and share of common
   words; a stuffed page's density of topic words is beyond any positive example's).
-  A page outside that envelope is uncertain, not relevant: its probability is shrunk. A page
-  too short for its statistics to tell (under MIN_WORDS) is judged by its length: a few lines
-  carry little evidence, and a topical title over them (a page that shows readers something
-  else, a stub) makes the classifier's verdict; it is believed in proportion to its length
-  against the shortest positive example's (not at all shrunk where the user's positives are as short).
+  A page outside that envelope is uncertain, not relevant: its probability is shrunk.
 - cohesion: the share of successive sentences that share a content word (neither common nor
   one of the topic's words). A real page keeps to its subject and repeats its terms; text
   assembled from other texts (spun sentences, a word-trigram walk, templated filler around
@@ -94,8 +90,7 @@ def topic_words(keywords: Iterable[str]) -> frozenset[str]:
 class Envelope:
     """The range of each content feature over the user's examples: low and high quantiles,
     and for topic density only the positives' high end (more topic words than any positive
-    example has is stuffing, not relevance); for cohesion the positives' median (`low`); for
-    the length in words the positives' low end."""
+    example has is stuffing, not relevance); for cohesion the positives' median (`low`)."""
 
     low: dict[str, float]
     high: dict[str, float]
@@ -105,9 +100,7 @@ class Envelope:
 
     @classmethod
     def fit(cls, rows: list[dict[str, float]], positive: list[bool]) -> Envelope:
-        """Fitted on the examples of at least MIN_WORDS words (all of them if fewer than ten are); the length on
-        all positives."""
-        lengths = [row["words"] for row, p in zip(rows, positive) if p]
+        """Fitted on the examples of at least MIN_WORDS words (all of them if fewer than ten are)."""
         long = [i for i, row in enumerate(rows) if row["words"] >= MIN_WORDS]
         if len(long) >= 10:
             rows, positive = [rows[i] for i in long], [positive[i] for i in long]
@@ -122,16 +115,13 @@ class Envelope:
         judged = [row["cohesion"] for row, p in zip(rows, positive) if p and row["cohesion"] >= 0]
         if judged:
             low["cohesion"] = float(np.median(judged))
-        if lengths:
-            low["words"] = float(np.quantile(lengths, 0.02))
         return cls(low, high)
 
     def plausibility(self, features: dict[str, float]) -> float:
-        """1 inside the envelope; halved for every `tolerance` × the range's width outside it, per feature; times
-        the page's cohesion against the positives' median. A page too short to tell: its length against the
-        shortest positives'."""
+        """1 inside the envelope (or for a page too short to judge); halved for every `tolerance` × the
+        range's width outside it, per feature; times the page's cohesion against the positives' median."""
         if features["words"] < MIN_WORDS:
-            return self._long(features["words"])
+            return 1.0
         outside = 0.0
         for name in FEATURES:
             lo, hi = self.low[name], self.high[name]
@@ -141,10 +131,6 @@ class Envelope:
             value = features[name]
             outside += max(lo - value, value - hi, 0.0) / width
         return 0.5 ** (outside / self.tolerance) * self._cohesive(features.get("cohesion", -1.0))
-
-    def _long(self, words: float) -> float:
-        shortest = self.low.get("words")  # absent from envelopes trained before length was judged
-        return min(1.0, words / shortest) if shortest else 1.0
 
     def _cohesive(self, value: float) -> float:
         reference = self.low.get("cohesion")  # absent from envelopes trained before cohesion was measured
