@@ -2,9 +2,15 @@
 
 from __future__ import annotations
 
+import asyncio
+
 from scrapy.http import HtmlResponse, TextResponse
 
+from focused.pages.analysis import analyze
+from focused.pages.credibility import topic_words
 from focused.pages.extract import extract, is_file, is_html
+from focused.pages.neardup import simhash
+from focused.pages.workers import Extraction
 
 HTML = b"""<!doctype html><html><head><title> A  page </title><base href="http://ex.com/docs/"></head>
 <body><article><h1>Indexes</h1><p>One two three four five six seven eight nine ten eleven twelve thirteen
@@ -53,3 +59,21 @@ def test_a_file_is_told_by_the_extension_of_its_last_path_segment():
     ]
     pages = ["http://a.example/steps", "http://a.example/maps", "http://a.example/guitar", "http://a.example/v1.2/"]
     assert all(map(is_file, files)) and not any(map(is_file, pages))  # pages ending in "ps" or "tar" included
+
+
+def test_a_worker_process_returns_the_page_and_the_analysis_the_crawls_process_computes():
+    response = HtmlResponse("http://ex.com/docs/index.html", body=HTML * 3)
+    words = topic_words(["query planner", "index"])
+
+    async def both() -> list:
+        pools = [Extraction(workers, 30.0, 4, words) for workers in (0, 1)]
+        try:
+            return [await pool(response) for pool in pools]
+        finally:
+            for pool in pools:
+                pool.close()
+
+    here, there = asyncio.run(both())
+    assert there.page == here.page and there.analysis == here.analysis
+    assert here.analysis == analyze(here.page, words)
+    assert here.analysis.fingerprint == simhash(here.page.text) and here.analysis.features["topic_density"] > 0

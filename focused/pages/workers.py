@@ -1,14 +1,13 @@
 """Extraction in worker processes, so that a crawl uses more than one core.
 
-Parsing a page, finding its main text (trafilatura) and analyzing that text (focused.pages.analysis) is most
-of a page's CPU time (docs/benchmarks.md) and holds the GIL: in the crawl's own process it takes the core that
-the reactor and the model thread need. FOCUSED_WORKERS processes (default: the cores this process may use,
-less one, at least one; 0: extract in the crawl's process) extract pages from their bodies while the reactor
-goes on. The workers are pebble's: one that
-dies (a page crashed the parser, the OOM killer) or works on one page longer than FOCUSED_WORKER_TIMEOUT (it is
-killed) costs that page only, and the pool starts another. They are forked from a forkserver that imported the
-extraction code once, not from the crawl's process and its threads, and they end with the crawl, or when it
-dies (their pipes close).
+Parsing a page, finding its main text (trafilatura) and analyzing that text (focused.pages.analysis) is most of
+a page's CPU time (docs/benchmarks.md) and holds the GIL: in the crawl's own process it takes the core that the
+reactor and the model thread need. FOCUSED_WORKERS processes (default: the cores this process may use, less one,
+at least one; 0: extract in the crawl's process) extract pages from their bodies while the reactor goes on. The
+workers are pebble's: one that dies (a page crashed the parser, the OOM killer) or works on one page longer than
+FOCUSED_WORKER_TIMEOUT (it is killed) costs that page only, and the pool starts another. They are forked from a
+forkserver that imported the extraction code once, not from the crawl's process and its threads, and they end
+with the crawl, or when it dies (their pipes close).
 """
 
 from __future__ import annotations
