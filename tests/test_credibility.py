@@ -13,6 +13,7 @@ from focused.pages.credibility import (
     credible,
     new_content,
     sampled_shingles,
+    tokens,
     topic_words,
 )
 
@@ -24,13 +25,21 @@ PROSE = (
 )
 
 
+def features(text: str, words: frozenset[str]) -> dict[str, float]:
+    return content_features(text, tokens(text), words)
+
+
+def shingles(text: str) -> frozenset[int]:
+    return sampled_shingles(tokens(text))
+
+
 def rows(texts: list[str]) -> list[dict[str, float]]:
-    return [content_features("A page title", text, WORDS) for text in texts]
+    return [features(text, WORDS) for text in texts]
 
 
 def test_features_tell_stuffing_from_prose():
-    prose = content_features("Query plans", PROSE * 3, WORDS)
-    stuffed = content_features("sql database query", "sql database query plan index " * 60, WORDS)
+    prose = features(PROSE * 3, WORDS)
+    stuffed = features("sql database query plan index " * 60, WORDS)
     assert stuffed["topic_density"] > 0.5 > prose["topic_density"]
     assert stuffed["compression"] < prose["compression"]  # repetition compresses
     assert stuffed["popular_words"] == 0 < prose["popular_words"]
@@ -39,8 +48,8 @@ def test_features_tell_stuffing_from_prose():
 def test_a_page_inside_the_examples_envelope_is_plausible_and_one_beyond_it_is_not():
     texts = [PROSE * k for k in (1, 2, 3)] + ["Cooking pasta: boil water, add salt and the pasta, and wait. " * 5]
     envelope = Envelope.fit(rows(texts), [True, True, True, False])
-    assert envelope.plausibility(content_features("A page title", PROSE * 2, WORDS)) == pytest.approx(1.0, abs=0.05)
-    stuffed = content_features("A page title", ("sql database query plan " * 5 + PROSE) * 3, WORDS)
+    assert envelope.plausibility(features(PROSE * 2, WORDS)) == pytest.approx(1.0, abs=0.05)
+    stuffed = features(("sql database query plan " * 5 + PROSE) * 3, WORDS)
     assert stuffed["topic_density"] > envelope.high["topic_density"]  # more topic words than any positive
     assert envelope.plausibility(stuffed) < 0.25
     again = Envelope.from_dict(envelope.to_dict(), envelope.tolerance)
@@ -51,13 +60,13 @@ def test_novelty_is_the_share_of_text_not_read_before_and_says_where_the_rest_wa
     index = NoveltyIndex()
     first = " ".join(f"word{i}" for i in range(400))
     second = " ".join(f"other{i}" for i in range(400))
-    assert index.read("http://a/1", sampled_shingles(first)) == Reading(1.0)
-    assert index.read("http://b/1", sampled_shingles(first)) == Reading(0.0, "http://a/1", 1.0)  # read already, on a/1
-    assert index.read("http://a/2", sampled_shingles(second)).novelty == 1.0
+    assert index.read("http://a/1", shingles(first)) == Reading(1.0)
+    assert index.read("http://b/1", shingles(first)) == Reading(0.0, "http://a/1", 1.0)  # read already, on a/1
+    assert index.read("http://a/2", shingles(second)).novelty == 1.0
     spun = " ".join(first.split()[:300] + second.split()[300:])  # parts of two pages read before
-    reading = index.read("http://c/1", sampled_shingles(spun))
+    reading = index.read("http://c/1", shingles(spun))
     assert reading.novelty < 0.1 and reading.source == "http://a/1" and 0.6 < reading.copied < 0.9
-    assert index.read("http://d/1", sampled_shingles("too short to tell")) == Reading()
+    assert index.read("http://d/1", shingles("too short to tell")) == Reading()
 
 
 def test_an_implausible_page_is_as_uncertain_as_the_prior():
@@ -69,8 +78,8 @@ def test_an_implausible_page_is_as_uncertain_as_the_prior():
 
 def test_a_short_page_is_too_short_to_judge():
     envelope = Envelope.fit(rows([PROSE * 3] * 12), [True] * 12)
-    assert envelope.plausibility(content_features("t", "sql database query " * 20, WORDS)) == 1.0  # 60 words
-    assert envelope.plausibility(content_features("t", "sql database query " * 40, WORDS)) < 0.25
+    assert envelope.plausibility(features("sql database query " * 20, WORDS)) == 1.0  # 60 words
+    assert envelope.plausibility(features("sql database query " * 40, WORDS)) < 0.25
 
 
 def test_a_page_mostly_read_before_counts_as_nothing_new():
@@ -92,10 +101,10 @@ def test_cohesion_tells_a_page_that_keeps_to_its_subject_from_stitched_sentences
     assert cohesion("Too short. To tell.", WORDS) == -1.0
     envelope = Envelope.fit(rows([PROSE * 3] * 12), [True] * 12)
     assert envelope.low["cohesion"] == cohesion(PROSE * 3, WORDS)
-    stitched = content_features("t", (STITCHED + " " + PROSE) * 2, WORDS)
+    stitched = features((STITCHED + " " + PROSE) * 2, WORDS)
     assert 0.0 < stitched["cohesion"] < envelope.low["cohesion"] / 2
     assert 0.0 < envelope.plausibility(stitched) < 0.6
-    assert envelope.plausibility(content_features("t", PROSE * 3, WORDS)) == pytest.approx(1.0)
+    assert envelope.plausibility(features(PROSE * 3, WORDS)) == pytest.approx(1.0)
     older = Envelope.from_dict(
         {"low": {k: v for k, v in envelope.low.items() if k != "cohesion"}, "high": envelope.high}, 0.25
     )  # a card trained before cohesion was measured

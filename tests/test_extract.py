@@ -9,7 +9,7 @@ from scrapy.http import HtmlResponse, TextResponse
 from focused.pages.analysis import analyze
 from focused.pages.credibility import topic_words
 from focused.pages.extract import extract, is_file, is_html
-from focused.pages.neardup import simhash
+from focused.pages.neardup import fingerprint
 from focused.pages.workers import Extraction
 
 HTML = b"""<!doctype html><html><head><title> A  page </title><base href="http://ex.com/docs/"></head>
@@ -76,4 +76,4 @@ def test_a_worker_process_returns_the_page_and_the_analysis_the_crawls_process_c
     here, there = asyncio.run(both())
     assert there.page == here.page and there.analysis == here.analysis
     assert here.analysis == analyze(here.page, words)
-    assert here.analysis.fingerprint == simhash(here.page.text) and here.analysis.features["topic_density"] > 0
+    assert here.analysis.fingerprint == fingerprint(here.page.text) and here.analysis.features["topic_density"] > 0

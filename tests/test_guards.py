@@ -10,7 +10,7 @@ from scrapy.core.downloader import Slot
 
 from focused.frontier.politeness import HostPoliteness
 from focused.frontier.traps import TrapGuard
-from focused.pages.neardup import SimHashIndex, fingerprint, simhash
+from focused.pages.neardup import SimHashIndex, fingerprint
 from focused.scrapyinternals import DownloaderSlots
 
 TEXT = " ".join(f"word{i % 97} topic{i % 13} filler{i % 7}" for i in range(200))
@@ -34,7 +34,7 @@ def test_near_duplicates_are_found_and_different_texts_are_not():
     other = " ".join(f"other{i % 89} thing{i % 11}" for i in range(200))
     assert index.duplicate_of("http://b/", fingerprint(other)) is None
     assert fingerprint("too short to judge") is None and index.duplicate_of("http://short/", None) is None
-    assert (simhash(TEXT) ^ simhash(other)).bit_count() > 10
+    assert (fingerprint(TEXT) ^ fingerprint(other)).bit_count() > 10
 
 
 def test_host_delay_is_the_largest_of_setting_crawl_delay_and_latency_and_backs_off_on_failure():

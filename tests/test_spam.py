@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from focused.pages.spam import is_stuffed, word_diversity
+from focused.pages.credibility import tokens
+from focused.pages.spam import is_stuffed
+from focused.pages.spam import word_diversity as diversity_of_words
 from testbed.docsweb.hazards import BAIT
 
 PROSE = (
@@ -12,6 +14,10 @@ PROSE = (
     "database keeps other sessions from seeing its changes until it commits, and the isolation "
     "level decides which anomalies a concurrent reader may observe while it runs. "
 ) * 12
+
+
+def word_diversity(text: str) -> float | None:
+    return diversity_of_words(tokens(text))
 
 
 def test_word_diversity_by_hand():

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from focused.pages.credibility import content_features, sampled_shingles
+from focused.pages.credibility import content_features, sampled_shingles, tokens
 from focused.pages.extract import Page
 from focused.pages.neardup import fingerprint
 from focused.pages.spam import word_diversity
@@ -25,9 +25,10 @@ class Analysis:
 
 
 def analyze(page: Page, topic_words: frozenset[str]) -> Analysis:
+    words = tokens(page.text)  # one pass for the three statistics that count the same words
     return Analysis(
         fingerprint(page.text),
-        sampled_shingles(page.text),
-        content_features(page.title, page.text, topic_words),
-        word_diversity(page.text),
+        sampled_shingles(words),
+        content_features(page.text, words, topic_words),
+        word_diversity(words),
     )

@@ -55,9 +55,13 @@ POPULAR = frozenset(
 FEATURES = ("topic_density", "compression", "popular_words")
 
 
-def content_features(title: str, text: str, topic_words: frozenset[str]) -> dict[str, float]:
-    """Content statistics of a page (title and main text) that spam changes and real pages share."""
-    words = WORDS.findall(text.lower())
+def tokens(text: str) -> list[str]:
+    """The lowercased words of a text, as every word statistic here counts them."""
+    return WORDS.findall(text.lower())
+
+
+def content_features(text: str, words: list[str], topic_words: frozenset[str]) -> dict[str, float]:
+    """Content statistics of a page's main text (and its tokens) that spam changes and real pages share."""
     count = max(len(words), 1)
     raw = text.encode("utf-8", "replace")[:20000]
     return {
@@ -178,8 +182,7 @@ class NoveltyIndex:
         return Reading(novelty, source, count / len(shingles))
 
 
-def sampled_shingles(text: str) -> frozenset[int]:
-    words = WORDS.findall(text.lower())
+def sampled_shingles(words: list[str]) -> frozenset[int]:
     grams = (" ".join(words[i : i + SHINGLE]).encode() for i in range(len(words) - SHINGLE + 1))
     return frozenset(h for h in map(zlib.crc32, grams) if h % SAMPLE == 0)
 

@@ -18,11 +18,11 @@ MIN_WORDS = 30  # fewer words than this: too short to call a near-duplicate of a
 
 def fingerprint(text: str) -> int | None:
     """The SimHash of a text long enough to compare, else None."""
-    return simhash(text) if len(WORDS.findall(text)) >= MIN_WORDS else None
-
-
-def simhash(text: str, shingle: int = 3) -> int:
     words = WORDS.findall(text.lower())
+    return simhash(words) if len(words) >= MIN_WORDS else None
+
+
+def simhash(words: list[str], shingle: int = 3) -> int:
     grams = {" ".join(words[i : i + shingle]) for i in range(max(1, len(words) - shingle + 1))}
     digests = b"".join(hashlib.blake2b(g.encode(), digest_size=8).digest() for g in grams)
     bits = np.unpackbits(np.frombuffer(digests, dtype=np.uint8)).reshape(-1, BITS)

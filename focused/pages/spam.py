@@ -9,15 +9,12 @@ about 0.3 (tables of identifiers about 0.2), a page repeating a list of keywords
 
 from __future__ import annotations
 
-import re
-
-WORDS = re.compile(r"[a-z0-9]+")
 WINDOW = 100
 
 
-def word_diversity(text: str) -> float | None:
-    """Mean share of distinct words per 100-word window; None for texts too short to tell."""
-    words = WORDS.findall(text.lower())
+def word_diversity(words: list[str]) -> float | None:
+    """Mean share of distinct words (focused.pages.credibility.tokens) per 100-word window; None for texts too
+    short to tell."""
     windows = [words[i : i + WINDOW] for i in range(0, len(words) - WINDOW + 1, WINDOW)]
     if not windows:
         return None

@@ -35,7 +35,7 @@ from sklearn.model_selection import StratifiedKFold, cross_val_predict
 from sklearn.pipeline import Pipeline
 
 from focused import __version__
-from focused.pages.credibility import Envelope, content_features, topic_words
+from focused.pages.credibility import Envelope, content_features, tokens, topic_words
 from focused.pages.extract import extract
 from focused.profile import Profile
 from focused.relevance.classifier import card_path, page_text, sha256
@@ -201,7 +201,7 @@ def fit_envelope(examples: list[Example], profile: Profile) -> Envelope:
     """The range of content statistics over the fetched examples (the profile's own words excluded)."""
     words = topic_words(profile.keywords)
     pages = [e for e in examples if not e.source.startswith("profile:")]
-    return Envelope.fit([content_features(e.title, e.text, words) for e in pages], [e.label == 1 for e in pages])
+    return Envelope.fit([content_features(e.text, tokens(e.text), words) for e in pages], [e.label == 1 for e in pages])
 
 
 def save(
