@@ -17,6 +17,8 @@ from typing import Any
 
 
 class Journal:
+    recovers = True  # entries found on load were written by a run that was killed (focused.refresh.history.Log)
+
     def __init__(self, jobdir: Path, snapshot: str, journal: str):
         """`snapshot`: the snapshot's file name; `journal`: the journals', with {} for the generation."""
         self.jobdir, self.name, self.journal = jobdir, snapshot, journal

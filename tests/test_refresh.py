@@ -186,7 +186,7 @@ def test_due_pages_become_conditional_gets_worth_their_staleness():
 def test_a_shared_history_is_the_same_in_every_process(redis_url: str):
     def process() -> History:
         history = History(SharedLog(redis.Redis.from_url(redis_url), KEY))
-        history.load()
+        assert history.load() == 0  # the entries it reads are the other processes' work, not a crash to report
         return history
 
     a, b = process(), process()

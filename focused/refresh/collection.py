@@ -21,7 +21,6 @@ from scrapy.exceptions import DontCloseSpider
 from focused.frontier.distributed import connect, crawl_key
 from focused.frontier.queues import Record
 from focused.frontier.records import is_revisit
-from focused.journal import Journal
 from focused.refresh.history import History, Visit
 from focused.refresh.revisits import Pace, Revisits
 from focused.refresh.schedule import POLICIES
@@ -35,9 +34,8 @@ class Collection:
         self.history = history
 
     def load(self) -> None:
-        replayed = self.history.load()
-        if replayed and isinstance(self.history.journal, Journal):  # a shared log's entries are the other processes'
-            logger.warning("The last run did not close cleanly: the history's journal recovered %d entries", replayed)
+        if recovered := self.history.load():
+            logger.warning("The last run did not close cleanly: the history's journal recovered %d entries", recovered)
 
     def save(self) -> None:
         self.history.save()

@@ -137,6 +137,8 @@ class PageHistory:
 class Log(Protocol):
     """Where the history's entries go: focused.journal.Journal (JOBDIR) or focused.refresh.shared.SharedLog."""
 
+    recovers: bool  # entries replayed on load are what a killed run left (a JOBDIR), not other processes' work
+
     def load(self) -> tuple[dict[str, Any] | None, list[Any]]: ...
     def append(self, entry: Any) -> None: ...
     def news(self) -> list[Any]: ...
@@ -174,14 +176,15 @@ class History:
             self._enter(Tried(url, at))
 
     def load(self) -> int:
-        """The pages as the last run left them, cleanly closed or killed; returns the entries replayed."""
+        """The pages as the last run left them, cleanly closed or killed; returns the entries a killed run left
+        (0 for a shared log: the entries after its snapshot are the other processes')."""
         if self.journal is None:
             return 0
         saved, entries = self.journal.load()
         self.pages = saved["pages"] if saved else {}
         for entry in entries:
             self._take(entry)
-        return len(entries)
+        return len(entries) if self.journal.recovers else 0
 
     def sync(self) -> list[Visit | Tried]:
         """Apply what the other processes of a shared crawl logged since the last look; returns their visits

@@ -75,6 +75,8 @@ return 1
 class SharedLog:
     """The history's log (focused.refresh.history.Log) in a Redis stream, read by every process."""
 
+    recovers = False  # the entries after the snapshot are the other processes' work, not a crash's
+
     def __init__(self, client: redis.Redis, key: str):
         self.r, self.stream, self.snapshot = client, f"{key}:visits", f"{key}:history"
         self.me = f"{process_name()}:{uuid4().hex[:8]}".encode()  # a restarted process's pid may repeat
