@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -75,10 +76,24 @@ def held_out() -> list[tuple[str, str]]:
     return [(page.title, " ".join(page.paragraphs)) for page in pages]
 
 
+@pytest.fixture(scope="module")
+def trained(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The sql profile trained once from its folders (a model and its auditor), for the tests that alter a copy."""
+    folder = tmp_path_factory.mktemp("trained")
+    done = train(profile_with(folder, *FOLDERS), folder / "models")
+    assert done.returncode == 0, done.stderr[-2000:]
+    return folder
+
+
+def copy_of(trained: Path, tmp_path: Path) -> Path:
+    """The trained profile and models in tmp_path; returns the profile."""
+    shutil.copytree(trained, tmp_path, dirs_exist_ok=True)
+    return tmp_path / "sql.toml"
+
+
 @pytest.mark.parametrize("name", ["sql.joblib", "sql.audit.joblib"])
-def test_a_tampered_artifact_is_refused_before_unpickling(tmp_path, name):
-    profile = profile_with(tmp_path, *FOLDERS)
-    assert train(profile, tmp_path / "models").returncode == 0
+def test_a_tampered_artifact_is_refused_before_unpickling(trained, tmp_path, name):
+    profile = copy_of(trained, tmp_path)
     artifact = tmp_path / "models" / name
     artifact.write_bytes(artifact.read_bytes() + b"\0")
     with pytest.raises(ClassifierError, match="does not match its card"):
@@ -89,9 +104,8 @@ def test_a_tampered_artifact_is_refused_before_unpickling(tmp_path, name):
     assert "does not match its card" in done.stderr and "refusing to unpickle" in done.stderr
 
 
-def test_a_classifier_of_another_profile_is_refused(tmp_path):
-    profile = profile_with(tmp_path, *FOLDERS)
-    assert train(profile, tmp_path / "models").returncode == 0
+def test_a_classifier_of_another_profile_is_refused(trained, tmp_path):
+    copy_of(trained, tmp_path)
     card = tmp_path / "models" / "sql.json"
     card.write_text(card.read_text().replace('"profile": "sql"', '"profile": "cooking"'))
     with pytest.raises(ClassifierError, match="trained for profile 'cooking'"):
