@@ -37,8 +37,11 @@ class SentenceEmbedder(BaseEstimator, TransformerMixin):
         return self
 
     def transform(self, texts: Any) -> np.ndarray:
+        # The network reads max_seq_length tokens; a token is rarely longer than 8 characters, and tokenizing a
+        # page's whole text first cost ~11 ms a page of 20,000 characters against ~6 ms for 1,024 (same vectors).
+        chars = self.max_seq_length * 8
         return self._model().encode(
-            list(texts),
+            [text[:chars] for text in texts],
             batch_size=self.batch_size,
             normalize_embeddings=True,
             show_progress_bar=self.show_progress_bar,
