@@ -19,6 +19,7 @@ from typing import Any
 import numpy as np
 
 from focused.frontier.evidence import LinkEvidence
+from focused.frontier.mirrors import COPIED
 from focused.pages.credibility import Reading, credible, new_content
 from focused.pages.extract import Link
 from focused.relevance.audit import Auditor
@@ -36,7 +37,7 @@ class PageJob:
     text: str
     links: list[Link]
     info: LinkEvidence = field(default_factory=LinkEvidence)  # the evidence of the link that led here
-    duplicate: bool = False
+    duplicate_of: str | None = None  # the earlier page this one is a near-duplicate of (focused.pages.neardup)
     stuffed: bool = False  # keyword stuffing (focused.pages.spam): judged irrelevant whatever the classifier says
     plausibility: float = 1.0  # content within the range of the user's examples (focused.pages.credibility)
     reading: Reading = field(default_factory=Reading)  # what the crawl had read of the text before
@@ -50,6 +51,7 @@ class PageResult:
     scored: list[Scored]
     classifier: float  # the classifier's own probability, before credibility
     disowned: bool = False  # the page is the original of an earlier copy that had been judged relevant
+    copy_of: tuple[str, str] | None = None  # (copy, original) when the page and an earlier one are copies
 
 
 class ModelWorker:
@@ -87,7 +89,7 @@ class ModelWorker:
         relevant page, whatever its words)."""
         if self.auditor is None or not self.auditor.wants(job.url):
             return None
-        if job.duplicate or job.stuffed:
+        if job.duplicate_of or job.stuffed:
             return False
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(self.auditing, self.auditor.verdict, job.title, job.text, result.classifier)
@@ -142,7 +144,7 @@ class ModelWorker:
         if reading.source is not None and self.strategy.outranks(job.url, reading.source):
             original, disowned = True, self.strategy.disown(reading.source)
         novelty = min(1.0, reading.novelty + reading.copied) if original else reading.novelty
-        duplicate = job.duplicate and not original
+        duplicate = job.duplicate_of is not None and not original
         relevance = 0.0 if job.stuffed else credible(probability, job.plausibility, self._harvest())
         relevant = relevance >= self.threshold
         self.believed[0] += job.plausibility * relevant
@@ -158,7 +160,17 @@ class ModelWorker:
             signals={} if duplicate else job.info.get("signals", {}),
             info=job.info,
         )
-        return PageResult(relevance, relevant, self.strategy.score(parent, job.links), probability, disowned)
+        scored = self.strategy.score(parent, job.links)
+        return PageResult(relevance, relevant, scored, probability, disowned, self._copies(job))
+
+    def _copies(self, job: PageJob) -> tuple[str, str] | None:
+        """(copy, original) when the page repeats an earlier one (for focused.frontier.mirrors): the copy is the
+        one the strategy does not make the original."""
+        reading = job.reading
+        earlier = reading.source if reading.copied >= COPIED else job.duplicate_of
+        if earlier is None:
+            return None
+        return (earlier, job.url) if self.strategy.outranks(job.url, earlier) else (job.url, earlier)
 
     def _harvest(self) -> float:
         """The share of the crawl's believable pages judged relevant so far, the prior counting as one page:

@@ -33,6 +33,7 @@ from focused.fetching.hosthealth import failed_request, failure_reason
 from focused.fetching.rendering import META as RENDER
 from focused.fetching.rendering import enable_rendering, looks_like_app_shell, rendering_wanted
 from focused.frontier.evidence import META_KEY, LinkEvidence, evidence
+from focused.frontier.mirrors import Mirrors
 from focused.output.items import PageItem
 from focused.pages.credibility import Envelope, NoveltyIndex, topic_words
 from focused.pages.extract import Link, Page, is_html, looks_binary
@@ -193,6 +194,13 @@ class FocusedSpider(FocusedSettings):
             self.state["novelty"] = NoveltyIndex()
         return self.state["novelty"]
 
+    @property
+    def mirrors(self) -> Mirrors:
+        """Like the near-duplicate index, kept in spider.state."""
+        if "mirrors" not in self.state:
+            self.state["mirrors"] = Mirrors()
+        return self.state["mirrors"]
+
     async def start(self) -> AsyncIterator[scrapy.Request]:
         self._resume_strategy()
         self.crawler.stats.set_value("focused/estimate/calibration_error", self.calibration_error)
@@ -253,7 +261,7 @@ class FocusedSpider(FocusedSettings):
             page.text,
             links,
             info,
-            duplicate_of is not None,
+            duplicate_of,
             stuffed,
             plausibility,
             reading,
@@ -271,10 +279,15 @@ class FocusedSpider(FocusedSettings):
         stats.inc_value("focused/near_duplicates", int(duplicate_of is not None))
         stats.inc_value("focused/keyword_stuffed", int(stuffed))
         stats.inc_value("focused/implausible", int(plausibility < 0.5))
+        if result.copy_of and (mirror := self.mirrors.observe(*result.copy_of)):
+            logger.info("Mirror: %s%s copies %s://%s%s; its links are requested there", *mirror)
+            stats.inc_value("focused/mirrors")
         parent_relevance = 0.0 if duplicate_of else result.relevance
         with timed(stats, "requests"):
             requests = [
-                scrapy.Request(link.url, meta={META_KEY: self._evidence(link, scored, page.url, parent_relevance)})
+                scrapy.Request(
+                    self._original(link.url), meta={META_KEY: self._evidence(link, scored, page.url, parent_relevance)}
+                )
                 for link, scored in zip(links, result.scored)
             ]
         for request in requests:
@@ -284,6 +297,13 @@ class FocusedSpider(FocusedSettings):
         self._visited(response, change, body, content, result.relevance)
         # The item last: once it is written, its links are in the frontier (and in a JOBDIR's journal).
         yield self._item(response, page, result, duplicate_of, len(links), job, audited)
+
+    def _original(self, url: str) -> str:
+        """The link's URL, or its original's if it leads into a known mirror (focused.frontier.mirrors)."""
+        original = self.mirrors.original_of(url)
+        if original != url:
+            self.crawler.stats.inc_value("focused/mirrored_links")
+        return original
 
     @staticmethod
     def _evidence(link: Link, scored: Scored, parent_url: str, parent_relevance: float) -> LinkEvidence:
