@@ -40,7 +40,7 @@ def row(topic: str, chars: int, p: np.ndarray, truth: np.ndarray) -> str:
     top = np.argsort(-p)[: truth.sum()]
     judged = p >= 0.5
     return (
-        f"{topic:<13} {chars:>6} {roc_auc_score(truth, p):>7.3f} {average_precision_score(truth, p):>6.3f} "
+        f"{topic:<18} {chars:>6} {roc_auc_score(truth, p):>7.3f} {average_precision_score(truth, p):>6.3f} "
         f"{truth[top].mean():>7.3f} {judged.sum():>7} {truth[judged].mean() if judged.any() else 0.0:>8.3f}"
     )
 
@@ -53,7 +53,7 @@ def main() -> None:
     args = parser.parse_args()
     with (args.root / "pages.jsonl").open(encoding="utf-8") as f:
         pages = [json.loads(line) for line in f]
-    print(f"{'topic':<13} {'chars':>6} {'ROC AUC':>7} {'AP':>6} {'P@R':>7} {'>=0.5':>7} {'of them':>8}")
+    print(f"{'topic':<18} {'chars':>6} {'ROC AUC':>7} {'AP':>6} {'P@R':>7} {'>=0.5':>7} {'of them':>8}")
     for topic in args.topics.split(","):
         relevant = load_labels(args.root / "labels" / f"{topic}.txt").relevant
         truth = np.array([canonical_url(page["url"]) in relevant for page in pages])

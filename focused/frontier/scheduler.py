@@ -233,11 +233,12 @@ class FocusedScheduler:
             host, record = got
             if not self.hosts.allowed(host, record.url, self.user_agent):
                 self.stats.inc_value("focused/robots/forbidden")
-                self._release(host, 0.0, record.seq)
-                self._finished(record.seq)
-                self.collection.refund()
-                if is_revisit(record):
-                    self.collection.ended(record.url)
+                self._drop(host, record)
+                continue
+            if (original := self._original(record)) is not None:
+                self.stats.inc_value("focused/mirrored_links")
+                self._drop(host, record)
+                self._admit(self.codec.to_request(record, self.spider, self.errback).replace(url=original))
                 continue
             request = self.codec.to_request(record, self.spider, self.errback)
             self.hosts.handed_out(host, id(request))
@@ -246,6 +247,23 @@ class FocusedScheduler:
             self.stats.set_value("focused/frontier/size", len(self.frontier))
             self.stats.set_value("focused/frontier/hosts", self.frontier.hosts)
             return request
+
+    def _drop(self, host: str, record: Record) -> None:
+        """A record popped that will not be fetched: its host's slot, its journal entry and its pace go back."""
+        self._release(host, 0.0, record.seq)
+        self._finished(record.seq)
+        self.collection.refund()
+        if is_revisit(record):
+            self.collection.ended(record.url)
+
+    def _original(self, record: Record) -> str | None:
+        """The original's URL of a link queued before its host was found to copy another's pages
+        (focused.frontier.mirrors; the focused spider's), else None."""
+        mirrors = getattr(self.spider, "mirrors", None)
+        if mirrors is None or is_revisit(record):
+            return None
+        original = mirrors.original_of(record.url)
+        return None if original == record.url else original
 
     def __len__(self) -> int:
         return len(self.frontier)
