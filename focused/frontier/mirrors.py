@@ -43,9 +43,8 @@ class Mirrors:
     confirmed: dict[str, tuple[Rule, ...]] = field(default_factory=dict)  # by the copy's netloc
 
     def observe(self, copy: str, original: str) -> Rule | None:
-        """A page read at `copy` repeats the one at `original`; the rule this confirms, if it is a new one. Between
-        hosts the crawl trusts alike, which page is the copy is the order they were read in: the first direction
-        confirmed stands, the other is never applied (links would go round)."""
+        """A page read at `copy` repeats the one at `original`; the rule this confirms, if it is a new one. If trust
+        changed sides between pairs, the first direction confirmed stands (links would go round)."""
         found = rule(copy, original)
         if found is None:
             return None

@@ -164,13 +164,16 @@ class ModelWorker:
         return PageResult(relevance, relevant, scored, probability, disowned, self._copies(job))
 
     def _copies(self, job: PageJob) -> tuple[str, str] | None:
-        """(copy, original) when the page repeats an earlier one (for focused.frontier.mirrors): the copy is the
-        one the strategy does not make the original."""
+        """(copy, original) when the page repeats an earlier one on a site the strategy trusts less or more (for
+        focused.frontier.mirrors). Between sites it cannot tell apart (a strategy without trust, two seeds), which
+        one was read first says nothing of which is the copy: no pair."""
         reading = job.reading
         earlier = reading.source if reading.copied >= COPIED else job.duplicate_of
         if earlier is None:
             return None
-        return (earlier, job.url) if self.strategy.outranks(job.url, earlier) else (job.url, earlier)
+        if self.strategy.outranks(job.url, earlier):
+            return earlier, job.url
+        return (job.url, earlier) if self.strategy.outranks(earlier, job.url) else None
 
     def _harvest(self) -> float:
         """The share of the crawl's believable pages judged relevant so far, the prior counting as one page:
