@@ -56,6 +56,8 @@ class Mirrors:
 
     def original_of(self, url: str) -> str:
         """The URL of the page `url` copies under a confirmed rule, else `url`."""
+        if not self.confirmed:  # asked for every link and every pop: most crawls find no mirror
+            return url
         parts = urlsplit(url)
         for _, prefix, scheme, netloc, target in self.confirmed.get(parts.netloc, ()):
             if parts.path.startswith(prefix):
