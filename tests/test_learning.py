@@ -333,9 +333,8 @@ def test_a_copy_met_before_its_original_gives_its_credit_back():
     strategy.score(page("http://mirror/sql", 0.9, "http://a/0"), [])
     strategy.score(page("http://mirror/other", 0.9, "http://a/0"), [])
     assert strategy.sites["mirror"].earned == 2
-    assert strategy.outranks("http://docs/sql", "http://mirror/sql") and not strategy.outranks(
-        "http://mirror/x", "http://docs/x"
-    )
+    assert strategy.original("http://docs/sql", "http://mirror/sql") is True
+    assert strategy.original("http://mirror/x", "http://docs/x") is False
     assert strategy.disown("http://mirror/sql") and not strategy.disown("http://mirror/sql")  # once
     assert strategy.sites["mirror"].earned == 1 and strategy.sites["mirror"].believed == 1
     assert strategy.graph.relevance[strategy.graph.page("http://mirror/sql")] == 0

@@ -39,3 +39,16 @@ def test_nothing_is_distrusted_before_the_first_update():
     trust = SiteTrust({"docs"}, floor=0.05)
     trust.observe("docs", ["farm"])
     assert trust.factor("farm") == 1.0
+
+
+def test_between_sites_trusted_alike_the_original_is_the_one_more_trusted_sites_link_to():
+    """A mirror linked beside its original from the seed's page: the same trust; the original is linked from
+    other sites too, the mirror (and a farm's many low-trust hosts) is not; a seed is never the copy."""
+    pages = [("portal", ["portal", "sqlzone", "mirror", "news", "dbtalk"])] * 2
+    pages += [("news", ["news", "sqlzone"]), ("dbtalk", ["dbtalk", "sqlzone"]), ("sqlzone", ["sqlzone", "mirror"])]
+    pages += [("farm", ["farm"] * 99 + ["farm0"])] + [(f"farm{i}", [f"farm{i}", "mirror"]) for i in range(3)]
+    trust = crawl(SiteTrust({"portal"}, floor=0.05), [("portal", ["portal"] * 100 + ["farm"])] + pages)
+    assert trust.of("sqlzone") == trust.of("mirror")
+    assert trust.outranks("sqlzone", "mirror") and not trust.outranks("mirror", "sqlzone")
+    assert not trust.outranks("news", "dbtalk") and not trust.outranks("dbtalk", "news")  # nothing tells them apart
+    assert trust.outranks("portal", "news") and not trust.outranks("sqlzone", "portal")

@@ -102,8 +102,13 @@ class Trusting(Recording):
         self.parents.append(parent)
         return super().score(parent, links)
 
-    def outranks(self, url, earlier):
-        return url.startswith("http://docs/")
+    def original(self, url, earlier):
+        """docs/ is trusted above every other host; the page read first on one host is the original; between
+        two other hosts, it cannot tell."""
+        hosts = [u.split("/")[2] for u in (url, earlier)]
+        if hosts[0] == hosts[1] or hosts[1] == "docs":
+            return False
+        return True if hosts[0] == "docs" else None
 
     def disown(self, url):
         self.disowned.append(url)
@@ -137,15 +142,18 @@ def test_the_original_of_an_earlier_copy_takes_its_credit():
     strategy = Trusting()
     worker = ModelWorker(lambda pages: np.full(len(pages), 0.9), strategy, 0.5, SimpleNamespace(stats=Stats()))
     copied = Reading(0.0, "http://mirror/a", 1.0)
-    copy, original, again = run(
+    copy, original, again, elsewhere = run(
         worker,
         PageJob("http://mirror/a", 1, "", "", []),
         PageJob("http://docs/a", 1, "", "", [], duplicate_of="http://mirror/a", reading=copied),
         PageJob("http://mirror/b", 1, "", "", [], duplicate_of="http://mirror/a", reading=copied),
+        PageJob("http://copies/a", 1, "", "", [], duplicate_of="http://mirror/a", reading=copied),
     )
     assert strategy.disowned == ["http://mirror/a"] and original.disowned and not again.disowned
     assert copy.copy_of is None and original.copy_of == ("http://mirror/a", "http://docs/a")  # for the mirrors
-    assert again.copy_of is None  # two pages the strategy trusts alike: which is the copy, it cannot tell
-    _, original, again = strategy.parents  # what the strategy learns from: the original is no near-duplicate
+    assert again.copy_of == ("http://mirror/b", "http://mirror/a")  # one host: the page read first
+    assert elsewhere.copy_of is None  # two hosts the strategy cannot rank: which is the copy, it cannot tell
+    _, original, again, elsewhere = strategy.parents  # what the strategy learns from: the original is new
     assert original.relevant and original.relevance == pytest.approx(0.9) and original.credibility == 1.0
     assert again.duplicate and again.relevance == 0 and again.credibility == 0
+    assert elsewhere.duplicate and elsewhere.relevance == 0 and elsewhere.credibility == 1.0  # no sign it copies

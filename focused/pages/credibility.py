@@ -153,7 +153,7 @@ class Envelope:
 @dataclass(frozen=True)
 class Reading:
     """What the crawl had read of a page before: the share that is new, and the earlier page that held
-    most of the rest (a copy of this page, or its original: focused.strategies.base.Strategy.outranks)."""
+    most of the rest (a copy of this page, or its original: focused.strategies.base.Strategy.original)."""
 
     novelty: float = 1.0
     source: str | None = None

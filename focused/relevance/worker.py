@@ -138,17 +138,23 @@ class ModelWorker:
     def _score(self, job: PageJob, probability: float) -> PageResult:
         """The page's credible relevance; what its links inherit and the strategy learns from is the part of it
         that is new (a near-duplicate's: nothing). A page that repeats an earlier one and outranks it is the
-        original: the earlier page's credit is taken back, and the repeated text counts as new here."""
+        original: the earlier page's credit is taken back, and the repeated text counts as new here. A
+        near-duplicate of a page on a site the strategy cannot rank against its own is no evidence that its site
+        copies (the other may, and the sites vouching for each are yet to be read): it keeps its credibility."""
         reading = job.reading
-        original = disowned = False
-        if reading.source is not None and self.strategy.outranks(job.url, reading.source):
-            original, disowned = True, self.strategy.disown(reading.source)
-        novelty = min(1.0, reading.novelty + reading.copied) if original else reading.novelty
-        duplicate = job.duplicate_of is not None and not original
+        earlier = reading.source or job.duplicate_of
+        standing = None if earlier is None else self.strategy.original(job.url, earlier)
+        disowned = earlier is not None and standing is True and self.strategy.disown(earlier)
+        novelty = min(1.0, reading.novelty + reading.copied) if standing else reading.novelty
+        duplicate = job.duplicate_of is not None and not standing
         relevance = 0.0 if job.stuffed else credible(probability, job.plausibility, self._harvest())
         relevant = relevance >= self.threshold
         self.believed[0] += job.plausibility * relevant
         self.believed[1] += job.plausibility
+        if job.stuffed or (duplicate and standing is False):
+            credibility = 0.0
+        else:
+            credibility = job.plausibility * (1.0 if duplicate else new_content(novelty))
         parent = ParentPage(
             url=job.url,
             depth=job.depth,
@@ -156,24 +162,22 @@ class ModelWorker:
             relevant=relevant and not duplicate,
             duplicate=duplicate,
             redirects=job.redirects,
-            credibility=0.0 if job.stuffed or duplicate else job.plausibility * new_content(novelty),
+            credibility=credibility,
             signals={} if duplicate else job.info.get("signals", {}),
             info=job.info,
         )
         scored = self.strategy.score(parent, job.links)
-        return PageResult(relevance, relevant, scored, probability, disowned, self._copies(job))
+        copies = self._copies(job, earlier, standing)
+        return PageResult(relevance, relevant, scored, probability, disowned, copies)
 
-    def _copies(self, job: PageJob) -> tuple[str, str] | None:
-        """(copy, original) when the page repeats an earlier one on a site the strategy trusts less or more (for
-        focused.frontier.mirrors). Between sites it cannot tell apart (a strategy without trust, two seeds), which
-        one was read first says nothing of which is the copy: no pair."""
-        reading = job.reading
-        earlier = reading.source if reading.copied >= COPIED else job.duplicate_of
-        if earlier is None:
+    @staticmethod
+    def _copies(job: PageJob, earlier: str | None, standing: bool | None) -> tuple[str, str] | None:
+        """(copy, original) when the page is a copy of an earlier one or its original, as the strategy ranks them
+        (for focused.frontier.mirrors). Between pages it cannot rank (a strategy without trust, two seeds),
+        which one was read first says nothing of which is the copy: no pair."""
+        if earlier is None or standing is None or (job.reading.copied < COPIED and job.duplicate_of is None):
             return None
-        if self.strategy.outranks(job.url, earlier):
-            return earlier, job.url
-        return (job.url, earlier) if self.strategy.outranks(earlier, job.url) else None
+        return (earlier, job.url) if standing else (job.url, earlier)
 
     def _harvest(self) -> float:
         """The share of the crawl's believable pages judged relevant so far, the prior counting as one page:

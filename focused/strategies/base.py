@@ -75,10 +75,10 @@ class Strategy:
         """A link whose fetch gave no page to read (an HTTP error, not HTML): a learning strategy learns
         that links like it waste fetches."""
 
-    def outranks(self, url: str, earlier: str) -> bool:
-        """Whether the page at `url` is the original of the earlier page it repeats: by default the page read
-        first is."""
-        return False
+    def original(self, url: str, earlier: str) -> bool | None:
+        """Whether the page at `url` is the original of the earlier page it repeats (True) or its copy (False);
+        None when the strategy cannot tell: by default it cannot (the order pages were read in says nothing)."""
+        return None
 
     def disown(self, url: str) -> bool:
         """The earlier page at `url` was a copy: take back what it was credited with. True if it had been

@@ -106,7 +106,7 @@ from focused.relevance.similarity import TopicSimilarity, url_words
 from focused.strategies.base import ParentPage, Scored, Strategy
 from focused.strategies.crawlgraph import LAYERS, CrawlGraph
 from focused.strategies.deadends import PathOutcomes
-from focused.strategies.trust import DAMPING, SiteTrust
+from focused.strategies.trust import SiteTrust
 
 EPOCHS = 5  # passes of SGD over each batch of new link outcomes
 LEAD_DISCOUNT = 0.5  # what a page two links on is worth, against one that the link's page links to
@@ -276,11 +276,14 @@ class Learned(Strategy):
         if info.get("parent_url"):
             self.pending.append(({**info, "url": parent.url}, number))
 
-    def outranks(self, url: str, earlier: str) -> bool:
-        """A page is the original of an earlier one on another site when its site is trusted more than one it
-        would vouch for by a link (trust x DAMPING): a copy met first does not keep the original's credit."""
-        mine, theirs = (self.trust.of(site_of(host_of(u))) for u in (url, earlier))
-        return mine * DAMPING > theirs
+    def original(self, url: str, earlier: str) -> bool | None:
+        """A page is the original of an earlier one on another site when its site is trusted more, or alike and
+        vouched for by more sites (SiteTrust.outranks): a copy met first does not keep the original's credit. On
+        one site, the page read first is the original; between sites neither outranks, nobody can tell yet."""
+        mine, theirs = site_of(host_of(url)), site_of(host_of(earlier))
+        if mine == theirs or self.trust.outranks(theirs, mine):
+            return False
+        return True if self.trust.outranks(mine, theirs) else None
 
     def disown(self, url: str) -> bool:
         number = self.graph.page(url)

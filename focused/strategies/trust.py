@@ -16,6 +16,12 @@ trust by what it writes, only by getting trusted pages to link to it.
 
 Trust is 1 on a seed's site; `factor` maps it to 0..1 against FOCUSED_TRUST_FLOOR, the
 trust at which a site is as welcome as any.
+
+Which of two sites serving the same page is the original (`outranks`): the one trusted more, by
+more than a hop's damping. Between sites trusted alike (a mirror linked beside its original from
+one page), the one more sites vouch for: the trusted sites linking to each, counted once each
+(a copy is linked from where it was put up, its original from across the web). A seed's site
+is never the copy: the user named it.
 """
 
 from __future__ import annotations
@@ -32,6 +38,7 @@ class SiteTrust:
         self.floor = floor
         self.pages: dict[str, int] = {}  # site -> pages fetched there
         self.shares: dict[str, dict[str, float]] = {}  # site -> site -> summed share (plain dicts: JOBDIR pickles them)
+        self.endorsers: dict[str, set[str]] = {}  # site -> the other sites linking to it
         self.trust: dict[str, float] = {}
 
     def observe(self, site: str, link_sites: Sequence[str]) -> None:
@@ -40,6 +47,8 @@ class SiteTrust:
         shares = self.shares.setdefault(site, {})
         for target in link_sites:
             shares[target] = shares.get(target, 0.0) + 1 / len(link_sites)
+            if target != site:
+                self.endorsers.setdefault(target, set()).add(site)
 
     def update(self) -> None:
         """Recompute every site's trust: the best chain from a seed (Dijkstra's order: every weight is
@@ -64,3 +73,16 @@ class SiteTrust:
         if not self.trust:
             return 1.0
         return min(1.0, self.of(site) / self.floor)
+
+    def outranks(self, site: str, other: str) -> bool:
+        """Whether `site` holds the original of a page `other` serves too (the module's docstring)."""
+        mine, theirs = self.of(site), self.of(other)
+        if mine * DAMPING > theirs:
+            return True
+        if other in self.seed_sites or theirs * DAMPING > mine:
+            return False
+        return self.endorsement(site) * DAMPING > self.endorsement(other)
+
+    def endorsement(self, site: str) -> float:
+        """The sites linking to `site`, each counted by its trust against the floor."""
+        return sum(self.factor(endorser) for endorser in self.endorsers.get(site, ()))
