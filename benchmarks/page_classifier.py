@@ -22,7 +22,7 @@ from sklearn.metrics import average_precision_score, roc_auc_score
 from focused.evaluation.inputs import load_labels
 from focused.frontier.urls import canonical_url
 from focused.profile import load_profile
-from focused.relevance.classifier import MAX_CHARS, page_text
+from focused.relevance.classifier import MAX_CHARS, page_text, relevance
 from focused.relevance.training import local_examples, profile_example, split_sources, tfidf_pipeline
 from testbed.docsweb.topics import HELD_OUT, TUNING
 
@@ -33,7 +33,7 @@ def scores(root: Path, topic: str, pages: list[dict], chars: int) -> np.ndarray:
     profile = load_profile(root / "profiles" / f"{topic}.toml")
     examples = [profile_example(profile), *local_examples(split_sources(profile)[1])]
     model = tfidf_pipeline().fit([page_text(e.title, e.text, chars) for e in examples], [e.label for e in examples])
-    return model.predict_proba([page_text(page["title"], page["text"], chars) for page in pages])[:, 1]
+    return relevance(model, [(page["title"], page["text"]) for page in pages], chars)
 
 
 def row(topic: str, chars: int, p: np.ndarray, truth: np.ndarray) -> str:

@@ -46,12 +46,12 @@ def adversarial_crawl(tmp_path_factory: pytest.TempPathFactory, settings: dict) 
 
 
 def test_focused_beats_lexical_and_breadth_first_and_tunnels(web, run_crawl, settings):
-    """Five focused crawls, judged by their mean: a single one's harvest is bimodal, about 0.48 or about 0.70
-    (whether the archive is found early, and whether the mirror or its original is read first: docs/benchmarks.md, "Two
-    commands"; session 31, the same at session 30's code: 0.479, 0.507, 0.708), so the mean of three fell
-    below lexical + 0.05 whenever all three drew the low mode (about one run in three); lexical's is about
-    0.45 and bfs's 0.2, each within about 0.01 between runs."""
-    focused = ("focused", "focused-2", "focused-3", "focused-4", "focused-5")
+    """Three focused crawls, judged by their mean: a single one's harvest varies with whether the archive is found
+    early (session 40: 0.55 to 0.70 over 8 runs, mean 0.65). Until session 40 it also hung on whether
+    mirror.example or its original was read first (0.21 to 0.38 when the mirror won, about 3 runs in 8), which
+    took five runs and still failed CI; lexical's is about 0.45 and bfs's 0.2, each within about 0.01 between
+    runs."""
+    focused = ("focused", "focused-2", "focused-3")
     audited = {**settings, "FOCUSED_AUDIT_SHARE": 0.1}  # the default, which the suite's crawls leave off (conftest)
     runs = {
         name: run_crawl(

@@ -91,6 +91,17 @@ def copy_of(trained: Path, tmp_path: Path) -> Path:
     return tmp_path / "sql.toml"
 
 
+def test_a_title_cannot_make_relevant_what_the_text_does_not_bear_out(trained):
+    """A short page about cooking under a title stuffed with the topic's words (a cloaked shop's trick) is judged by
+    its text; a page on the topic keeps its title's support."""
+    classifier = load_classifier(trained / "models", "sql")
+    (title, on_topic), (_, cooking) = held_out()
+    stuffed = "SQL database query index transaction join | " + title
+    judged = classifier([(stuffed, cooking[:300]), ("", cooking[:300]), (title, on_topic)])
+    assert judged[0] <= judged[1] + 1e-9 and judged[0] < 0.5 < judged[2]
+    assert classifier.pipeline.predict_proba([f"{stuffed}\n{cooking[:300]}"])[0, 1] > judged[0]  # the title's pull
+
+
 @pytest.mark.parametrize("name", ["sql.joblib", "sql.audit.joblib"])
 def test_a_tampered_artifact_is_refused_before_unpickling(trained, tmp_path, name):
     profile = copy_of(trained, tmp_path)

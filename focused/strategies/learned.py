@@ -72,8 +72,9 @@ are a pay-level domain's (Lee et al. 2008); politeness stays per host.
   copied page earns little, a stuffed one nothing); all of it shrinking as the site's pages
   prove implausible or derivative (the believed share: summed credibility + 1 over pages
   read + 1; a fetch that found nothing is spent, not disbelieved): a site that mostly repeats others' pages is a copier, and its pages that
-  look new may be copies of pages not read yet. A page that turns out to be a copy of a
-  page met later on a more trusted site is disowned: its credit goes back. Past it, every score into the
+  look new may be copies of pages not read yet (a repeat of a page on a site it cannot be ranked against
+  is no such sign: either may be the copy). A page that turns out to be a copy of a page met later on a
+  site that outranks its own (`original`) is disowned: its credit goes back. Past it, every score into the
   site fades in proportion (the "overspent" signal): a link farm whose pages the classifier
   half-believes cannot take the budget by sheer size, whatever its text looks like, while a
   site that keeps giving relevant pages keeps its full priority. It is about the site's
