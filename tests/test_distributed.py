@@ -64,6 +64,7 @@ class Grants:
 
     def __init__(self, redis_url: str):
         self.by_host: dict[str, list[int]] = defaultdict(list)
+        self.heard = time.monotonic()
         self.monitor = redis.Redis.from_url(redis_url, socket_timeout=3600).monitor()  # a read timeout kills it
         self.monitor.__enter__()
         self.thread = threading.Thread(target=self._listen, daemon=True)
@@ -76,10 +77,15 @@ class Grants:
                 words = self.monitor.next_command()["command"].split()
             except (redis.ConnectionError, AttributeError, ValueError, OSError):  # closed by stop()
                 return
+            self.heard = time.monotonic()
             if words[:1] == ["HSET"] and words[1].startswith(prefix) and words[2:3] == ["last_start"]:
                 self.by_host[words[1][len(prefix) :]].append(int(words[3]))
 
     def stop(self) -> dict[str, list[int]]:
+        """The starts granted, once the commands still on their way have been read (a second of silence)."""
+        deadline = time.monotonic() + 30
+        while time.monotonic() - self.heard < 1 and time.monotonic() < deadline:
+            time.sleep(0.1)
         self.monitor.connection.disconnect()
         self.thread.join(timeout=5)
         return self.by_host
