@@ -50,6 +50,19 @@ def test_what_the_page_hides_from_readers_is_neither_text_nor_links():
     assert len(response.xpath("//a")) == 5  # the response's own tree is left whole
 
 
+def test_the_text_leaves_out_lists_of_links_to_other_sites_not_links_in_sentences():
+    body = b"""<html><head><title>Contents</title></head><body><main><h1>The manual</h1>
+<p>Chapters: <a href="/docs/intro.html">Introduction to the server</a> and <a href="http://www.ex.com/docs/sql.html">SQL
+language</a>. The protocol is <a href="http://rfc.example/9110">HTTP semantics</a> over a socket.</p>
+<p>Sponsored: <a href="http://farm.example/p/1">unit test guide</a> &#183; <a href="http://farm.example/p/2">test
+fixture guide</a></p><ul><li><a href="http://farm.example/p/3">pytest plugins</a></li></ul></main></body></html>"""
+    page = extract(HtmlResponse("http://docs.ex.com/docs/index.html", body=body), context_words=2)
+    assert "Introduction to the server" in page.text and "SQL language" in page.text  # the same site: its own words
+    assert "HTTP semantics over a socket" in page.text  # a link in a sentence
+    assert "guide" not in page.text and "plugins" not in page.text and "Sponsored:" in page.text
+    assert [link.anchor for link in page.links][3:] == ["unit test guide", "test fixture guide", "pytest plugins"]
+
+
 def test_a_file_is_told_by_the_extension_of_its_last_path_segment():
     files = [
         "http://a.example/x.pdf",

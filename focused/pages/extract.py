@@ -16,10 +16,16 @@ from scrapy.http import HtmlResponse, Response
 from scrapy.linkextractors import IGNORED_EXTENSIONS
 from scrapy.utils.response import get_base_url
 
-from focused.frontier.urls import BadURL, canonical_url
+from focused.frontier.urls import BadURL, canonical_url, host_of, site_of
 
 SPACES = re.compile(r"\s+")
 MAX_ANCHOR_CHARS = 200
+# Elements that hold a line of text of their own, the unit in which links are weighed against words.
+BLOCKS = frozenset(
+    "p li dd dt td th div pre blockquote h1 h2 h3 h4 h5 h6 section article main aside nav header footer body".split()
+)
+LINK_LIST = 0.75  # the share of a block's words in anchors to other sites that makes it a list of links to them
+WORD = re.compile(r"\w+")
 FILE_EXTENSIONS = frozenset(f".{extension}" for extension in IGNORED_EXTENSIONS)  # files no crawl reads as pages
 
 
@@ -57,13 +63,14 @@ def looks_binary(body: bytes, sample: int = 1024) -> bool:
 
 
 def extract(response: HtmlResponse, context_words: int) -> Page:
-    """Links first (from Scrapy's parsed tree), then trafilatura's main text from the same tree, both without what
-    the page hides from its readers."""
-    root: HtmlElement = response.selector.root
-    page = Page(response.url, _title(root), "", [])
-    root = _visible(root, page.dropped)
+    """Links first (from a copy of Scrapy's parsed tree), then trafilatura's main text from the same copy, both
+    without what the page hides from its readers, and the text without the anchors of links to other sites."""
+    page = Page(response.url, _title(response.selector.root), "", [])
+    root = _visible(deepcopy(response.selector.root), page.dropped)
     base = get_base_url(response)
+    site = site_of(host_of(response.url))
     seen = {response.url}
+    elsewhere = []
     for a in root.iter("a"):
         href = (a.get("href") or "").strip()
         if not href or href.startswith("#"):
@@ -73,6 +80,8 @@ def extract(response: HtmlResponse, context_words: int) -> Page:
         except (BadURL, ValueError) as exc:
             page.dropped[getattr(exc, "reason", "malformed")] += 1
             continue
+        if site_of(host_of(url)) != site:
+            elsewhere.append(a)
         if url in seen:
             continue
         seen.add(url)
@@ -80,8 +89,24 @@ def extract(response: HtmlResponse, context_words: int) -> Page:
             page.dropped["extension"] += 1
             continue
         page.links.append(Link(url, _anchor(a), _context(a, context_words)))
-    page.text = trafilatura.extract(root, fast=True, include_comments=False) or _clean(root.text_content())
+    page.text = _main_text(root, elsewhere)
     return page
+
+
+def _main_text(root: HtmlElement, elsewhere: list[HtmlElement]) -> str:
+    """The text without lists of links to other sites (blocks whose words are mostly their anchors). What a page
+    says in those anchors describes the other sites, not the page: a line of stuffed anchors injected into a real
+    page (a hacked page, a copy with "sponsored" links) would otherwise lend the page the topic's words. A link
+    in a sentence keeps its words, and so does the page's reader (the items carry this text)."""
+    blocks: dict[HtmlElement, list[HtmlElement]] = {}
+    for a in elsewhere:
+        block = next((e for e in a.iterancestors() if e.tag in BLOCKS), a.getparent())
+        blocks.setdefault(block, []).append(a)
+    for block, anchors in blocks.items():
+        if sum(_words(a) for a in anchors) >= LINK_LIST * _words(block):
+            for a in anchors:
+                a.drop_tree()  # its tail stays
+    return trafilatura.extract(root, fast=True, include_comments=False) or _clean(root.text_content())
 
 
 def is_file(url: str) -> bool:
@@ -96,10 +121,7 @@ def _visible(root: HtmlElement, dropped: Counter[str]) -> HtmlElement:
     """The tree without elements hidden from readers (the `hidden` attribute, an inline display:none or
     visibility:hidden): text and links a person cannot see are no evidence of what the page is about or
     links to, and hiding them is how hacked sites carry injected links and cloaked pages their keywords
-    (Gyongyi and Garcia-Molina 2005, "content hiding"). A copy, and only when something is hidden."""
-    if not HIDDEN(root):
-        return root
-    root = deepcopy(root)
+    (Gyongyi and Garcia-Molina 2005, "content hiding")."""
     hidden = set(HIDDEN(root))
     for element in hidden:
         if not any(ancestor in hidden for ancestor in element.iterancestors()):
@@ -123,6 +145,10 @@ def _context(a: HtmlElement, n: int) -> str:
     before = (previous.tail if previous is not None else a.getparent().text) or ""
     after = a.tail or ""
     return " ".join(before.split()[-n:] + after.split()[:n])
+
+
+def _words(element: HtmlElement) -> int:
+    return len(WORD.findall(element.text_content()))
 
 
 def _clean(text: str) -> str:
