@@ -77,6 +77,12 @@ FOCUSED_MAX_DELAY = 60.0
 # rate for pages/s.
 FOCUSED_PATIENCE = 1.0
 FOCUSED_PATIENCE_WINDOW = 2
+# Pages downloaded whose verdict (relevance, scored links) the crawl has not learned from yet, beyond
+# which the scheduler hands out nothing new. Every URL it picks is picked on what it knows: a crawl
+# that fetches faster than it judges runs ahead of its knowledge (100 pages and more on real
+# documentation), so a host whose first pages are spam or copies gets a burst of fetches before the
+# first verdict comes back. 0: no limit (Scrapy's SCRAPER_SLOT_MAX_ACTIVE_SIZE, in bytes, still holds).
+FOCUSED_MAX_UNJUDGED = 16
 # Consecutive failures (DNS errors, refused connections, timeouts, 5xx) after which a host is
 # given up on: its queued URLs are dropped and new ones refused.
 FOCUSED_HOST_MAX_FAILURES = 5

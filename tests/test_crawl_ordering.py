@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import bisect
+import json
 from pathlib import Path
 
 from testbed.localweb.web import CRAWL_DELAY, LocalWeb
@@ -52,3 +54,24 @@ def test_a_slow_delayed_host_does_not_stall_the_others(web, run_crawl, tmp_path:
     window = [e for e in log if slow[1] <= e["t"] <= slow[-1] and e["host"] != "slow.example"]
     assert len(window) >= 4 * (len(slow) - 2), (len(window), len(slow))
     assert result.returncode == 0
+
+
+def test_the_crawl_does_not_run_ahead_of_what_it_has_judged(web, run_crawl, tmp_path: Path):
+    """Pages judged one every 50 ms, fetched far faster: at any moment, of the pages the server has answered, at
+    most FOCUSED_MAX_UNJUDGED wait for their verdict (plus the few answered but not yet received)."""
+    judged_log = tmp_path / "judged.jsonl"
+    settings = {
+        "CLOSESPIDER_PAGECOUNT": 120,
+        "CONCURRENT_REQUESTS": 4,
+        "FOCUSED_MAX_UNJUDGED": 4,
+        "ITEM_PIPELINES": json.dumps({"testbed.bottleneck.Bottleneck": 100}),
+        "TESTBED_ITEM_SECONDS": 0.05,
+        "TESTBED_ITEM_LOG": judged_log,
+    }
+    crawl = run_crawl(web.proxy, settings=settings)
+    pages = set(crawl.urls)
+    assert crawl.returncode == 0 and len(pages) >= 100
+    answered = sorted(e["t"] for e in web.entries() if f"http://{e['host']}{e['path']}" in pages)
+    judged = sorted(json.loads(line)["t"] for line in judged_log.read_text().splitlines())
+    waiting = [i + 1 - bisect.bisect_left(judged, t) for i, t in enumerate(answered)]
+    assert max(waiting) <= 4 + 4, waiting  # CONCURRENT_REQUESTS is 4

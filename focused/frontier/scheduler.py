@@ -89,6 +89,7 @@ class FocusedScheduler:
         patience: float,
         window: int,
         rescore_limit: int,
+        max_unjudged: int,
     ):
         self.crawler = crawler
         self.stats = crawler.stats
@@ -99,6 +100,7 @@ class FocusedScheduler:
         self.patience = patience
         self.window = window
         self.rescore_limit = rescore_limit
+        self.max_unjudged = max_unjudged
         self.frontier = frontier
         # what this frontier can do beyond FrontierStore (focused.frontier.queues): each None when it cannot
         self.resting = frontier if isinstance(frontier, Resting) else None
@@ -108,6 +110,8 @@ class FocusedScheduler:
         self.admitted: dict[str, int] = {}
         self.seq = 0
         self.outstanding: set[int] = set()  # records handed out and not finished yet
+        self.unjudged: set[int] = set()  # of those, the ones downloaded (FOCUSED_MAX_UNJUDGED)
+        self.held_back = False  # whether the last ask was refused for them: the engine is woken when one ends
         self.parked_until = 0.0
         self.wakeup: IDelayedCall | None = None  # the pending call that has the engine ask again
         self.scored_version = 0  # the strategy's model version the frontier's scores come from
@@ -142,6 +146,7 @@ class FocusedScheduler:
             settings.getfloat("FOCUSED_PATIENCE"),
             settings.getint("FOCUSED_PATIENCE_WINDOW"),
             settings.getint("FOCUSED_RESCORE_LIMIT"),
+            settings.getint("FOCUSED_MAX_UNJUDGED"),
         )
 
     # --- the scheduler contract ---------------------------------------------
@@ -218,6 +223,10 @@ class FocusedScheduler:
 
     def _next_request(self) -> Request | None:
         self._maybe_rescore()
+        self.held_back = bool(self.max_unjudged) and len(self.unjudged) >= self.max_unjudged
+        if self.held_back:
+            self.stats.inc_value("focused/frontier/held_back")
+            return None
         for request in self.collection.due(self.errback):
             self._admit(request)
         while True:
@@ -365,6 +374,8 @@ class FocusedScheduler:
         self._release(host, self.hosts.delay(host), seq_of(request))
 
     def _downloaded(self, response: Response, request: Request) -> None:
+        if (seq := seq_of(request)) in self.outstanding:
+            self.unjudged.add(seq)
         latency = request.meta.get("download_latency")
         if latency is not None:
             self.hosts.observe_latency(_host(request), latency)
@@ -401,6 +412,10 @@ class FocusedScheduler:
         if seq is None:
             return
         self.outstanding.discard(seq)
+        if seq in self.unjudged:
+            self.unjudged.discard(seq)
+            if self.held_back:
+                self._look_again(monotonic(), 0.0)
         if self.jobstate:
             self.jobstate.finished(seq)
         if self.shared:
