@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from urllib.parse import urlsplit
 
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from scrapy.http import HtmlResponse
 
@@ -74,6 +74,9 @@ def pages(draw) -> bytes:
 
 
 @given(pages())
+@example(
+    b'<html><head><title></title></head><body><p>\x1f<a href="http://0/"></a>;'
+)  # a control byte by a list of links
 @settings(max_examples=200, deadline=None)
 def test_link_extraction_never_fails_and_keeps_only_canonical_fetchable_links(body: bytes):
     response = HtmlResponse("http://site.example/dir/page.html", body=body, encoding="utf-8")

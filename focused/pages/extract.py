@@ -105,7 +105,7 @@ def _main_text(root: HtmlElement, elsewhere: list[HtmlElement]) -> str:
     for block, anchors in blocks.items():
         if sum(_words(a) for a in anchors) >= LINK_LIST * _words(block):
             for a in anchors:
-                a.drop_tree()  # its tail stays
+                _empty(a)
     return trafilatura.extract(root, fast=True, include_comments=False) or _clean(root.text_content())
 
 
@@ -145,6 +145,14 @@ def _context(a: HtmlElement, n: int) -> str:
     before = (previous.tail if previous is not None else a.getparent().text) or ""
     after = a.tail or ""
     return " ".join(before.split()[-n:] + after.split()[:n])
+
+
+def _empty(a: HtmlElement) -> None:
+    """The anchor without its words, in place: the text around it is not rewritten (lxml refuses to set a text
+    with control characters, which a parsed page may hold)."""
+    for child in list(a):
+        a.remove(child)
+    a.text = None
 
 
 def _words(element: HtmlElement) -> int:
