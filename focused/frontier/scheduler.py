@@ -111,7 +111,6 @@ class FocusedScheduler:
         self.seq = 0
         self.outstanding: set[int] = set()  # records handed out and not finished yet
         self.unjudged: set[int] = set()  # of those, the ones downloaded (FOCUSED_MAX_UNJUDGED)
-        self.held_back = False  # whether the last ask was refused for them: the engine is woken when one ends
         self.parked_until = 0.0
         self.wakeup: IDelayedCall | None = None  # the pending call that has the engine ask again
         self.scored_version = 0  # the strategy's model version the frontier's scores come from
@@ -223,8 +222,7 @@ class FocusedScheduler:
 
     def _next_request(self) -> Request | None:
         self._maybe_rescore()
-        self.held_back = bool(self.max_unjudged) and len(self.unjudged) >= self.max_unjudged
-        if self.held_back:
+        if self.max_unjudged and len(self.unjudged) >= self.max_unjudged:
             self.stats.inc_value("focused/frontier/held_back")
             return None
         for request in self.collection.due(self.errback):
@@ -414,7 +412,7 @@ class FocusedScheduler:
         self.outstanding.discard(seq)
         if seq in self.unjudged:
             self.unjudged.discard(seq)
-            if self.held_back:
+            if len(self.unjudged) == self.max_unjudged - 1:  # below the limit again: the engine was refused
                 self._look_again(monotonic(), 0.0)
         if self.jobstate:
             self.jobstate.finished(seq)

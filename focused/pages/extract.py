@@ -64,7 +64,7 @@ def looks_binary(body: bytes, sample: int = 1024) -> bool:
 
 def extract(response: HtmlResponse, context_words: int) -> Page:
     """Links first (from a copy of Scrapy's parsed tree), then trafilatura's main text from the same copy, both
-    without what the page hides from its readers, and the text without the anchors of links to other sites."""
+    without what the page hides from its readers, and the text without its lists of links to other sites."""
     page = Page(response.url, _title(response.selector.root), "", [])
     root = _visible(deepcopy(response.selector.root), page.dropped)
     base = get_base_url(response)
@@ -89,15 +89,17 @@ def extract(response: HtmlResponse, context_words: int) -> Page:
             page.dropped["extension"] += 1
             continue
         page.links.append(Link(url, _anchor(a), _context(a, context_words)))
-    page.text = _main_text(root, elsewhere)
+    _empty_link_lists(elsewhere)
+    page.text = trafilatura.extract(root, fast=True, include_comments=False) or _clean(root.text_content())
     return page
 
 
-def _main_text(root: HtmlElement, elsewhere: list[HtmlElement]) -> str:
-    """The text without lists of links to other sites (blocks whose words are mostly their anchors). What a page
-    says in those anchors describes the other sites, not the page: a line of stuffed anchors injected into a real
-    page (a hacked page, a copy with "sponsored" links) would otherwise lend the page the topic's words. A link
-    in a sentence keeps its words, and so does the page's reader (the items carry this text)."""
+def _empty_link_lists(elsewhere: list[HtmlElement]) -> None:
+    """Takes the words out of lists of links to other sites (blocks whose words are mostly their anchors).
+    What a page says in those anchors describes the other sites, not the page: a line of stuffed anchors
+    injected into a real page (a hacked page, a copy with "sponsored" links) would otherwise lend the page the
+    topic's words. A link in a sentence keeps its words, and so does the page's reader (the items carry the
+    text)."""
     blocks: dict[HtmlElement, list[HtmlElement]] = {}
     for a in elsewhere:
         block = next((e for e in a.iterancestors() if e.tag in BLOCKS), a.getparent())
@@ -106,7 +108,6 @@ def _main_text(root: HtmlElement, elsewhere: list[HtmlElement]) -> str:
         if sum(_words(a) for a in anchors) >= LINK_LIST * _words(block):
             for a in anchors:
                 _empty(a)
-    return trafilatura.extract(root, fast=True, include_comments=False) or _clean(root.text_content())
 
 
 def is_file(url: str) -> bool:
