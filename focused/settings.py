@@ -176,7 +176,8 @@ FOCUSED_LINK_WARMUP = 10
 FOCUSED_HOST_PROBE = 10
 FOCUSED_HOST_YIELD = 5
 # A site's trust from the seeds (focused/strategies/trust.py: a seed's site has 1, a site linked as one of 20
-# links from every page of one, 0.04) at which its allowance is whole; below, it shrinks in proportion.
+# links from every page of one, 0.04) at which its allowance is whole; below, it shrinks in proportion (what
+# credible relevant pages earned, by the square root, where a site trusted in full links to it).
 FOCUSED_TRUST_FLOOR = 0.01
 # Cho et al.'s similarity crawler (hotqueue): a URL fewer than this many links from a relevant
 # page goes to the hot queue (their distance_from_hotpage(u) < 3).

@@ -113,7 +113,8 @@ def test_a_host_the_seeds_hardly_vouch_for_gets_a_smaller_allowance():
     assert strategy.version >= 1
     assert strategy.trust.factor("a") == 1.0 and strategy.trust.factor("farm") < 0.5
     farm = strategy.score(page("http://farm/20", 0.9), [Link("http://farm/21", "SQL query", "")])[0]
-    allowance = (10 + 5 * 21) * strategy.trust.factor("farm")  # 21 relevant pages, each fully credible here
+    factor = strategy.trust.factor("farm")  # the seed's own site vouches for it: its pages' earnings count by √factor
+    allowance = 10 * factor + 5 * 21 * factor**0.5  # 21 relevant pages, each fully credible here
     assert farm.score == pytest.approx((farm.score - farm.signals["overspent"]) * min(1, allowance / 22))
 
 
@@ -313,7 +314,7 @@ def test_a_site_of_implausible_pages_has_its_probe_shrink():
     link = [Link("http://parked/related/9", "sql query", "related searches")]
     for i in range(4):
         (listing,) = strategy.score(ParentPage(f"http://parked/{i}", 1, 0.4, False, credibility=0.05), link)
-    assert strategy.sites["parked"].allowance(10, 5) == pytest.approx(10 * (1 + 4 * 0.05) / 5)
+    assert strategy.sites["parked"].allowance(10, 5, 1.0, 1.0) == pytest.approx(10 * (1 + 4 * 0.05) / 5)
     probe = 10 / 2  # times the payoff of exploring so far: one site found, nothing in it
     assert listing.score == pytest.approx((listing.score - listing.signals["overspent"]) * probe * 1.2 / 5 / 5)
     (docs,) = strategy.score(page("http://docs/0", 0.0), [Link("http://docs/1", "", "")])
@@ -359,4 +360,4 @@ def test_broken_links_into_a_site_spend_its_allowance_without_shrinking_its_beli
     for i in range(8):  # other sites' links into a path the site no longer has
         strategy.dead_end(f"http://docs/old/{i}", {"parent_url": "http://a/"})
     docs = strategy.sites["docs"]
-    assert docs.fetched == 9 and docs.allowance(10, 5) == pytest.approx(10)  # one believed page read of one
+    assert docs.fetched == 9 and docs.allowance(10, 5, 1.0, 1.0) == pytest.approx(10)  # one believed page read of one

@@ -35,6 +35,23 @@ def test_a_region_spread_over_many_hosts_splits_what_little_enters_it():
     assert trust.factor("never-linked") == 0.0
 
 
+def test_what_pages_earned_counts_past_low_trust_only_where_a_fully_trusted_site_vouched():
+    """The local web's archive: one page in six of a travel site (itself linked from the seed) links it. A blog
+    network: one page of the seed's site links its entry blog, which links the others. The archive's and the entry
+    blog's earnings count by the square root of their factor; the inner blogs', vouched for by a site short of
+    the floor, by the factor itself."""
+    pages = [("portal", ["portal"] * 9 + ["travel"])] + [("travel", ["travel"] * 4 + ["archive"])] * 2
+    pages += [("travel", ["travel"] * 5)] * 10
+    pages += [("portal", ["portal"] * 49 + ["entry"])] + [("entry", ["inner", "entry"])] * 5
+    trust = crawl(SiteTrust({"portal"}, floor=0.01), pages)
+    assert trust.factor("travel") == 1.0 and 0 < trust.factor("archive") < 1
+    assert trust.earned_factor("archive") == pytest.approx(trust.factor("archive") ** 0.5)
+    assert trust.earned_factor("entry") == pytest.approx(trust.factor("entry") ** 0.5)
+    assert 0 < trust.factor("inner") < trust.factor("entry") < 1
+    assert trust.earned_factor("inner") == trust.factor("inner")
+    assert trust.earned_factor("portal") == 1.0 and trust.earned_factor("never-linked") == 0.0
+
+
 def test_nothing_is_distrusted_before_the_first_update():
     trust = SiteTrust({"docs"}, floor=0.05)
     trust.observe("docs", ["farm"])

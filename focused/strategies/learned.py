@@ -7,7 +7,8 @@
                 + w_explore · payoff · ½^(pages fetched from the link's site) · trust · p(...)
     all times alive(link), the chance that the link gives a page (focused/strategies/deadends.py),
     and min(1, allowance / (pages fetched + 1)) of the link's site, where
-    allowance = (FOCUSED_HOST_PROBE · payoff + FOCUSED_HOST_YIELD · credible relevant pages) · believed share · trust
+    allowance = (FOCUSED_HOST_PROBE · payoff · trust + FOCUSED_HOST_YIELD · credible relevant pages · trust') · believed share
+    (trust' = √trust for a site a fully trusted site links to, trust otherwise: focused/strategies/trust.py)
     and payoff is the share of the sites found beyond the seeds' that gave a credible relevant page
     (1 on a seed's site: the user chose it).
 
@@ -129,11 +130,12 @@ class SiteOutcomes:
     earned: float = 0.0  # credibility of the pages judged relevant, summed: what extends the allowance
     believed: float = 0.0  # credibility of every page, summed: how far the site's pages deserve belief
 
-    def allowance(self, probe: float, per_relevant: float) -> float:
-        """The probe plus the fetches its relevant pages earned, as far as the site's pages were believed so far
-        (Laplace-smoothed: 1 before its first page). A site whose pages mostly repeat others' (a copy of a
-        site, spun text) has its novel-looking pages believed as little: they may copy pages not read yet."""
-        return (probe + per_relevant * self.earned) * (1 + self.believed) / (1 + self.read)
+    def allowance(self, probe: float, per_relevant: float, trust: float, earned_trust: float) -> float:
+        """The probe (times trust) plus the fetches its relevant pages earned (times what trust lets them count:
+        SiteTrust.earned_factor), as far as the site's pages were believed so far (Laplace-smoothed: 1 before
+        its first page). A site whose pages mostly repeat others' (a copy of a site, spun text) has its
+        novel-looking pages believed as little: they may copy pages not read yet."""
+        return (probe * trust + per_relevant * self.earned * earned_trust) * (1 + self.believed) / (1 + self.read)
 
     def take_back(self, relevance: float, credibility: float, relevant: bool) -> None:
         """A page of the site was a copy of a page elsewhere: what it was credited with goes."""
@@ -230,7 +232,8 @@ class Learned(Strategy):
 
     def _allowance_left(self, site: str, outcomes: SiteOutcomes, trust: float) -> float:
         """min(1, the site's allowance / its next fetch): 1 while the site has earned another fetch."""
-        allowance = outcomes.allowance(self.host_probe * self._payoff(site), self.host_yield) * trust
+        probe = self.host_probe * self._payoff(site)
+        allowance = outcomes.allowance(probe, self.host_yield, trust, self.trust.earned_factor(site))
         return min(1.0, allowance / (outcomes.fetched + 1))
 
     def _check_allowance(self, site: str, outcomes: SiteOutcomes) -> None:

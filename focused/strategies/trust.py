@@ -15,7 +15,8 @@ be; a farm spread over thousands of sites gets less at each hop. Spam cannot rai
 trust by what it writes, only by getting trusted pages to link to it.
 
 Trust is 1 on a seed's site; `factor` maps it to 0..1 against FOCUSED_TRUST_FLOOR, the
-trust at which a site is as welcome as any.
+trust at which a site is as welcome as any; `earned_factor`, how far the site's own credible pages may
+prove it past that: further when a site trusted in full vouches for it than when only sites on probation do.
 
 Which of two sites serving the same page is the original (`outranks`): the one trusted more, by
 more than a hop's damping. Between sites trusted alike (a mirror linked beside its original from
@@ -40,6 +41,7 @@ class SiteTrust:
         self.shares: dict[str, dict[str, float]] = {}  # site -> site -> summed share (plain dicts: JOBDIR pickles them)
         self.endorsers: dict[str, set[str]] = {}  # site -> the other sites linking to it
         self.trust: dict[str, float] = {}
+        self.via: dict[str, str] = {}  # site -> the site its best chain's last link comes from (a seed's: itself)
 
     def observe(self, site: str, link_sites: Sequence[str]) -> None:
         """A page of `site` was fetched; `link_sites` are the sites of its links, one per link."""
@@ -54,16 +56,17 @@ class SiteTrust:
         """Recompute every site's trust: the best chain from a seed (Dijkstra's order: every weight is
         below 1, so a site's best chain is final when it is taken from the heap)."""
         trust: dict[str, float] = {}
-        heap = [(-1.0, site) for site in self.seed_sites]
+        via: dict[str, str] = {}
+        heap = [(-1.0, site, site) for site in self.seed_sites]
         while heap:
-            negative, site = heapq.heappop(heap)
+            negative, site, source = heapq.heappop(heap)
             if site in trust:
                 continue
-            trust[site] = -negative
+            trust[site], via[site] = -negative, source
             for target, share in self.shares.get(site, {}).items():
                 if target not in trust:
-                    heapq.heappush(heap, (negative * DAMPING * share / self.pages[site], target))
-        self.trust = trust
+                    heapq.heappush(heap, (negative * DAMPING * share / self.pages[site], target, site))
+        self.trust, self.via = trust, via
 
     def of(self, site: str) -> float:
         return self.trust.get(site, 0.0)
@@ -73,6 +76,16 @@ class SiteTrust:
         if not self.trust:
             return 1.0
         return min(1.0, self.of(site) / self.floor)
+
+    def earned_factor(self, site: str) -> float:
+        """What the site's credible relevant pages earned counts by: the square root of its factor when its best
+        chain's last link comes from a site trusted in full (a real site's page vouches for it, however deep in
+        that site), its factor when it comes from a site still short of the floor itself. Pages prove what a site
+        holds only as far as no site on probation vouched for it: a network of sites linking each other, each
+        with pages as credible as a real site's, earns through its entry sites alone."""
+        factor = self.factor(site)
+        source = self.via.get(site)
+        return factor**0.5 if source is not None and self.factor(source) >= 1.0 else factor
 
     def outranks(self, site: str, other: str) -> bool:
         """Whether `site` holds the original of a page `other` serves too (the module's docstring)."""
