@@ -41,7 +41,7 @@ class SiteTrust:
         self.shares: dict[str, dict[str, float]] = {}  # site -> site -> summed share (plain dicts: JOBDIR pickles them)
         self.endorsers: dict[str, set[str]] = {}  # site -> the other sites linking to it
         self.trust: dict[str, float] = {}
-        self.via: dict[str, str] = {}  # site -> the site its best chain's last link comes from (a seed's: itself)
+        self.vouched: set[str] = set()  # sites whose best chain's last link is from a site at or above the floor
 
     def observe(self, site: str, link_sites: Sequence[str]) -> None:
         """A page of `site` was fetched; `link_sites` are the sites of its links, one per link."""
@@ -56,17 +56,21 @@ class SiteTrust:
         """Recompute every site's trust: the best chain from a seed (Dijkstra's order: every weight is
         below 1, so a site's best chain is final when it is taken from the heap)."""
         trust: dict[str, float] = {}
-        via: dict[str, str] = {}
-        heap = [(-1.0, site, site) for site in self.seed_sites]
+        vouched: set[str] = set()
+        heap = [(-1.0, site, True) for site in self.seed_sites]
         while heap:
-            negative, site, source = heapq.heappop(heap)
+            negative, site, in_full = heapq.heappop(heap)
             if site in trust:
                 continue
-            trust[site], via[site] = -negative, source
+            trust[site] = -negative
+            if in_full:
+                vouched.add(site)
             for target, share in self.shares.get(site, {}).items():
-                if target not in trust:
-                    heapq.heappush(heap, (negative * DAMPING * share / self.pages[site], target, site))
-        self.trust, self.via = trust, via
+                if target not in trust:  # a site's trust is final when popped: whether it is in full is known
+                    heapq.heappush(
+                        heap, (negative * DAMPING * share / self.pages[site], target, -negative >= self.floor)
+                    )
+        self.trust, self.vouched = trust, vouched
 
     def of(self, site: str) -> float:
         return self.trust.get(site, 0.0)
@@ -84,8 +88,7 @@ class SiteTrust:
         holds only as far as no site on probation vouched for it: a network of sites linking each other, each
         with pages as credible as a real site's, earns through its entry sites alone."""
         factor = self.factor(site)
-        source = self.via.get(site)
-        return factor**0.5 if source is not None and self.factor(source) >= 1.0 else factor
+        return factor**0.5 if site in self.vouched else factor
 
     def outranks(self, site: str, other: str) -> bool:
         """Whether `site` holds the original of a page `other` serves too (the module's docstring)."""
