@@ -71,7 +71,7 @@ are a pay-level domain's (Lee et al. 2008); politeness stays per host.
 
 - the allowance is the budget a site earns, in pages read (a broken link into the site spends none
   of it: alive(link) fades those): a few pages to show what it holds, and a number
-  of pages per relevant page it gave, each counted by the page's credibility (a spun or
+  of fetches per relevant page it gave, each counted by the page's credibility (a spun or
   copied page earns little, a stuffed one nothing); all of it shrinking as the site's pages
   prove implausible or derivative (the believed share: summed credibility + 1 over pages
   read + 1): a site that mostly repeats others' pages is a copier, and its pages that
@@ -302,10 +302,12 @@ class Learned(Strategy):
         return relevant
 
     def dead_end(self, url: str, info: LinkEvidence) -> None:
-        """The fetch found nothing: an irrelevant outcome for the link model and the site's rate, a sign that the
-        link's directories are dead (alive(link)) and a fetch off the site's exploration bonus; not a look at what
-        the site holds, so its allowance is not spent nor its belief shrunk: other sites' old links into
-        pandas.pydata.org had spent its probe before its first page was read (docs/benchmarks.md, session 43)."""
+        """The fetch found nothing: an irrelevant outcome for the link model and for the site's rate, and one more
+        sign that the link's directories are dead (alive(link)), and a fetch off the site's exploration bonus; not a
+        look at what the site holds, so its allowance is not spent nor its belief shrunk. Other sites' old links into a
+        real site (pandas.pydata.org/pandas-docs/..., docs.python.org/library/...) used to spend its probe before
+        one of its pages was read, and shut it out of a whole crawl (docs/benchmarks.md, session 43); links into
+        a site that answers nothing fade by alive(link), one directory at a time."""
         self.sites.setdefault(site_of(host_of(url)), SiteOutcomes()).fetched += 1
         self.paths.observe(url, page=False)
         if info.get("parent_url"):
