@@ -4,7 +4,7 @@
                 + w_parent · relevance(parent)
                 + w_context_graph · v(link) · c(parent)
                 + w_hub · hub(parent) · p(...)
-                + w_explore · payoff · ½^(fetches from the link's site) · trust · p(...)
+                + w_explore · payoff · ½^(pages read on the link's site) · trust · p(...)
     all times alive(link), the chance that the link gives a page (focused/strategies/deadends.py),
     and min(1, allowance / (pages read + 1)) of the link's site, where
     allowance = (FOCUSED_HOST_PROBE · payoff · trust + FOCUSED_HOST_YIELD · credible relevant pages · trust') · believed share
@@ -47,9 +47,8 @@ are a pay-level domain's (Lee et al. 2008); politeness stays per host.
   own evidence p: a hub's topical links gain most and its navigation nothing. Ungated, one
   strong hub (a manual page with 150 links) lifted all its links above real evidence.
 - the exploration bonus goes to links into sites the crawl has barely sampled, and halves
-  with each fetch there (a fetch that redirected elsewhere counts on the site that
-  redirected: doorway pages would otherwise keep the bonus forever; a broken link counts too: a site
-  whose links keep failing would otherwise keep drawing fetches to old links): new
+  with each page read there (a fetch that redirected elsewhere counts on the site that
+  redirected: doorway pages would otherwise keep the bonus forever; a broken link is no look): new
   regions of the web get a look, and then their observed outcomes (the site rate, the context graph) decide.
   A web ring of blogs on thousands of subdomains is one site: one bonus, not one per blog;
   a network of blogs on as many domains gets each bonus times the site's trust, so only as
@@ -126,8 +125,8 @@ def soft_examples(X: sparse.csr_matrix, soft: np.ndarray) -> tuple[sparse.csr_ma
 class SiteOutcomes:
     """What the crawl got from a site's fetches (a fetch that gave no page counts, with nothing)."""
 
-    fetched: int = 0  # every fetch, broken links too: what the site's rate and exploration bonus count
-    read: int = 0  # fetches that gave a page or redirected elsewhere: what the allowance and belief count
+    fetched: int = 0  # every fetch, broken links too: what the site's rate in p(...) is a share of; found at all
+    read: int = 0  # fetches that gave a page or redirected elsewhere: what allowance, bonus and belief count
     new_relevant: float = 0.0  # credible relevance times new share, summed: the site's rate in p(...)
     earned: float = 0.0  # credibility of the pages judged relevant, summed: what extends the allowance
     believed: float = 0.0  # credibility of every page, summed: how far the site's pages deserve belief
@@ -215,7 +214,7 @@ class Learned(Strategy):
                 "parent": w["parent"] * float(info.get("parent_relevance") or 0.0),
                 "context_graph": w["context_graph"] * float(v) * self._credibility(parent),
                 "hub": w["hub"] * evidence * (float(self.hubs[parent]) if 0 <= parent < len(self.hubs) else 0.0),
-                "explore": w["explore"] * self._payoff(site) * 0.5**outcomes.fetched * trust * float(p),
+                "explore": w["explore"] * self._payoff(site) * 0.5**outcomes.read * trust * float(p),
             }
             total = sum(signals.values())
             signals["dead_end"] = -total * (1.0 - self.paths.alive(info["url"]))
@@ -303,8 +302,8 @@ class Learned(Strategy):
 
     def dead_end(self, url: str, info: LinkEvidence) -> None:
         """The fetch found nothing: an irrelevant outcome for the link model and for the site's rate, and one more
-        sign that the link's directories are dead (alive(link)), and a fetch off the site's exploration bonus; not a
-        look at what the site holds, so its allowance is not spent nor its belief shrunk. Other sites' old links into a
+        sign that the link's directories are dead (alive(link)); not a look at what the site holds, so neither its
+        allowance nor its exploration bonus is spent, and its belief is not shrunk. Other sites' old links into a
         real site (pandas.pydata.org/pandas-docs/..., docs.python.org/library/...) used to spend its probe before
         one of its pages was read, and shut it out of a whole crawl (docs/benchmarks.md, session 43); links into
         a site that answers nothing fade by alive(link), one directory at a time."""
