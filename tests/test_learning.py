@@ -354,10 +354,14 @@ def test_the_frontier_is_rescored_when_a_sites_allowance_left_halves():
     assert [i + 1 for i, step in enumerate(steps) if step == 2] == [3, 7, 15]
 
 
-def test_broken_links_into_a_site_spend_its_allowance_without_shrinking_its_belief():
-    strategy = vouched(Learned(PROFILE, settings(FOCUSED_HOST_PROBE=10)), "docs")
+def test_broken_links_into_a_site_spend_neither_its_allowance_nor_its_belief():
+    strategy = vouched(Learned(PROFILE, settings(FOCUSED_HOST_PROBE=4)), "docs")
     strategy.score(page("http://docs/", 0.0), [])
-    for i in range(8):  # other sites' links into a path the site no longer has
+    for i in range(8):  # other sites' old links into a path the site no longer has
         strategy.dead_end(f"http://docs/old/{i}", {"parent_url": "http://a/"})
     docs = strategy.sites["docs"]
-    assert docs.fetched == 9 and docs.allowance(10, 5, 1.0, 1.0) == pytest.approx(10)  # one believed page read of one
+    assert docs.fetched == 9 and docs.read == 1 and docs.allowance(4, 5, 1.0, 1.0) == pytest.approx(4)
+    links = [Link(f"http://docs/{directory}/sql-query", "SQL query plans", "") for directory in ("manual", "old")]
+    live, dead = strategy.score(page("http://a/more", 0.9), links)
+    assert live.signals["overspent"] == 0 == dead.signals["overspent"]  # one page read of a probe of 4
+    assert dead.score < 0.3 * live.score  # the dead directory fades by alive(link), not the whole site

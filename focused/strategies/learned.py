@@ -4,9 +4,9 @@
                 + w_parent · relevance(parent)
                 + w_context_graph · v(link) · c(parent)
                 + w_hub · hub(parent) · p(...)
-                + w_explore · payoff · ½^(pages fetched from the link's site) · trust · p(...)
+                + w_explore · payoff · ½^(fetches from the link's site) · trust · p(...)
     all times alive(link), the chance that the link gives a page (focused/strategies/deadends.py),
-    and min(1, allowance / (pages fetched + 1)) of the link's site, where
+    and min(1, allowance / (pages read + 1)) of the link's site, where
     allowance = (FOCUSED_HOST_PROBE · payoff · trust + FOCUSED_HOST_YIELD · credible relevant pages · trust') · believed share
     (trust' = √trust for a site a fully trusted site links to, trust otherwise: focused/strategies/trust.py)
     and payoff is the share of the sites found beyond the seeds' that gave a credible relevant page
@@ -47,9 +47,10 @@ are a pay-level domain's (Lee et al. 2008); politeness stays per host.
   own evidence p: a hub's topical links gain most and its navigation nothing. Ungated, one
   strong hub (a manual page with 150 links) lifted all its links above real evidence.
 - the exploration bonus goes to links into sites the crawl has barely sampled, and halves
-  with each page fetched there (a fetch that redirected elsewhere counts on the site that
-  redirected: doorway pages would otherwise keep the bonus forever): new regions of the web
-  get a look, and then their observed outcomes (the site rate, the context graph) decide.
+  with each fetch there (a fetch that redirected elsewhere counts on the site that
+  redirected: doorway pages would otherwise keep the bonus forever; a broken link counts too: a site
+  whose links keep failing would otherwise keep drawing fetches to old links): new
+  regions of the web get a look, and then their observed outcomes (the site rate, the context graph) decide.
   A web ring of blogs on thousands of subdomains is one site: one bonus, not one per blog;
   a network of blogs on as many domains gets each bonus times the site's trust, so only as
   far as trusted pages vouch for it. The bonus is times the link's own evidence p, as the hub
@@ -68,11 +69,12 @@ are a pay-level domain's (Lee et al. 2008); politeness stays per host.
   inherits its relevance, working or not: one manual's links to translations the server does
   not have took 600 of 2,000 responses on the benchmark web before this.
 
-- the allowance is the budget a site earns: a few pages to show what it holds, and a number
-  of fetches per relevant page it gave, each counted by the page's credibility (a spun or
+- the allowance is the budget a site earns, in pages read (a broken link into the site spends none
+  of it: alive(link) fades those): a few pages to show what it holds, and a number
+  of pages per relevant page it gave, each counted by the page's credibility (a spun or
   copied page earns little, a stuffed one nothing); all of it shrinking as the site's pages
   prove implausible or derivative (the believed share: summed credibility + 1 over pages
-  read + 1; a fetch that found nothing is spent, not disbelieved): a site that mostly repeats others' pages is a copier, and its pages that
+  read + 1): a site that mostly repeats others' pages is a copier, and its pages that
   look new may be copies of pages not read yet (a repeat of a page on a site it cannot be ranked against
   is no such sign: either may be the copy). A page that turns out to be a copy of a page met later on a
   site that outranks its own (`original`) is disowned: its credit goes back. Past it, every score into the
@@ -124,8 +126,8 @@ def soft_examples(X: sparse.csr_matrix, soft: np.ndarray) -> tuple[sparse.csr_ma
 class SiteOutcomes:
     """What the crawl got from a site's fetches (a fetch that gave no page counts, with nothing)."""
 
-    fetched: int = 0
-    read: int = 0  # fetches that gave a page or redirected elsewhere: what belief is a share of
+    fetched: int = 0  # every fetch, broken links too: what the site's rate and exploration bonus count
+    read: int = 0  # fetches that gave a page or redirected elsewhere: what the allowance and belief count
     new_relevant: float = 0.0  # credible relevance times new share, summed: the site's rate in p(...)
     earned: float = 0.0  # credibility of the pages judged relevant, summed: what extends the allowance
     believed: float = 0.0  # credibility of every page, summed: how far the site's pages deserve belief
@@ -234,7 +236,7 @@ class Learned(Strategy):
         """min(1, the site's allowance / its next fetch): 1 while the site has earned another fetch."""
         probe = self.host_probe * self._payoff(site)
         allowance = outcomes.allowance(probe, self.host_yield, trust, self.trust.earned_factor(site))
-        return min(1.0, allowance / (outcomes.fetched + 1))
+        return min(1.0, allowance / (outcomes.read + 1))
 
     def _check_allowance(self, site: str, outcomes: SiteOutcomes) -> None:
         """Have the frontier re-scored when a site's allowance left has halved since it last was: the links a
@@ -300,9 +302,10 @@ class Learned(Strategy):
         return relevant
 
     def dead_end(self, url: str, info: LinkEvidence) -> None:
-        """The fetch found nothing: an irrelevant outcome for the link model and for the site's rate, and a fetch
-        spent on the site's allowance; not a page whose content deserved no belief (other sites' broken links
-        into a real site must not shrink what its pages may earn)."""
+        """The fetch found nothing: an irrelevant outcome for the link model and the site's rate, a sign that the
+        link's directories are dead (alive(link)) and a fetch off the site's exploration bonus; not a look at what
+        the site holds, so its allowance is not spent nor its belief shrunk: other sites' old links into
+        pandas.pydata.org had spent its probe before its first page was read (docs/benchmarks.md, session 43)."""
         self.sites.setdefault(site_of(host_of(url)), SiteOutcomes()).fetched += 1
         self.paths.observe(url, page=False)
         if info.get("parent_url"):
