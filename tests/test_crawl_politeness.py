@@ -59,6 +59,18 @@ def test_per_host_concurrency_never_exceeds_the_setting(full_crawl):
     assert max(e["concurrency"] for e in log) == PER_HOST  # reached, and never above
 
 
+def test_a_new_host_gets_its_second_request_after_its_first_is_answered(full_crawl):
+    """focused.frontier.firstlook: a site's links, all scored before any of its pages was judged, are not handed
+    out together. With 20 ms per response and two requests per host allowed, they would overlap."""
+    _, log = full_crawl
+    pages = defaultdict(list)
+    for entry in log:
+        if entry["path"] != "/robots.txt":
+            pages[entry["host"]].append(entry)
+    seconds = {host: entries[1]["page_concurrency"] for host, entries in pages.items() if len(entries) > 1}
+    assert len(seconds) > 5 and set(seconds.values()) == {1}, seconds
+
+
 def test_no_url_is_fetched_twice(full_crawl):
     _, log = full_crawl
     statuses = defaultdict(list)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 
+from focused.frontier.firstlook import FirstLooks
 from focused.frontier.queues import SOON, Frontier, Record
 
 READY = (0.0, False)
@@ -98,3 +99,15 @@ def test_next_look_is_when_the_first_resting_host_wakes():
     frontier.release("a")  # its response came: the wake-up at 0.3 is stale now
     assert math.isclose(frontier.next_look(0.1), 0.6)
     assert frontier.next_look(2.0) == 0.0
+
+
+def test_a_new_site_has_one_request_out_until_it_is_done_with():
+    looks = FirstLooks()
+    assert not looks.busy("docs.example")
+    looks.handed_out("docs.example", 1)
+    assert looks.busy("docs.example") and looks.busy("www.docs.example")  # one site: one look
+    assert not looks.busy("other.example")
+    assert looks.finished(2) is None  # not a first look
+    assert looks.finished(1) == "docs.example"
+    looks.handed_out("www.docs.example", 3)  # heard from: no longer held
+    assert not looks.busy("docs.example")

@@ -30,6 +30,7 @@ from focused import signals as focused_signals
 from focused.costs import timed
 from focused.frontier.distributed import RedisDupeFilter, RedisFrontier, connect, crawl_key
 from focused.frontier.evidence import seq_of
+from focused.frontier.firstlook import FirstLooks
 from focused.frontier.jobstate import JobState
 from focused.frontier.politeness import HostPoliteness
 from focused.frontier.queues import Frontier, FrontierStore, Persistent, Record, Resting, Shared
@@ -111,6 +112,7 @@ class FocusedScheduler:
         self.seq = 0
         self.outstanding: set[int] = set()  # records handed out and not finished yet
         self.unjudged: set[int] = set()  # of those, the ones downloaded (FOCUSED_MAX_UNJUDGED)
+        self.first_looks: FirstLooks | None = None  # a scoring spider's: a new site gets one request until it is judged
         self.parked_until = 0.0
         self.wakeup: IDelayedCall | None = None  # the pending call that has the engine ask again
         self.scored_version = 0  # the strategy's model version the frontier's scores come from
@@ -153,6 +155,7 @@ class FocusedScheduler:
         self.spider = spider
         if isinstance(spider, ScoringSpider):
             self.worker, self.errback = spider.worker, spider.failed
+            self.first_looks = FirstLooks()  # its pages are judged (an item or a skip): other spiders' may never be
         settings = self.crawler.settings
         if getattr(spider, "mode", "crawl") == "refresh":
             self.collection = Refresh.from_crawler(self.crawler, self.collection.history)
@@ -232,7 +235,7 @@ class FocusedScheduler:
             if (wait := self.collection.take(now)) > 0:
                 self._look_again(now, wait)
                 return None
-            got = self.frontier.pop(now, self.hosts.wait, self.patience, self.window) or self._park(now)
+            got = self.frontier.pop(now, self._wait, self.patience, self.window) or self._park(now)
             if got is None:
                 self.collection.refund()
                 self._look_again(now)
@@ -249,6 +252,8 @@ class FocusedScheduler:
                 continue
             request = self.codec.to_request(record, self.spider, self.errback)
             self.hosts.handed_out(host, id(request))
+            if self.first_looks is not None:
+                self.first_looks.handed_out(host, record.seq)
             self.outstanding.add(record.seq)
             self.stats.inc_value("focused/frontier/dequeued")
             self.stats.set_value("focused/frontier/size", len(self.frontier))
@@ -302,12 +307,17 @@ class FocusedScheduler:
         self.stats.inc_value("focused/frontier/rescored", len(batch))
 
     # --- politeness ------------------------------------------------------------
+    def _wait(self, host: str) -> tuple[float, bool]:
+        """The host's politeness wait, and busy while its site's first look is out (focused.frontier.firstlook)."""
+        seconds, busy = self.hosts.wait(host)
+        return seconds, busy or bool(self.first_looks and self.first_looks.busy(host))
+
     def _park(self, now: float) -> tuple[str, Any] | None:
         """Nothing to hand out now: let the downloader hold one request of the best resting
         host, so the crawl wakes up when its delay ends instead of at the next heartbeat."""
         if self.resting is None or self.parked_until > now:
             return None
-        host = self.resting.best_resting(self.hosts.wait)
+        host = self.resting.best_resting(self._wait)
         if host is None:
             return None
         if host in self.hosts.failures or (seconds := self.hosts.wait(host)[0]) > MAX_PARK:
@@ -410,6 +420,9 @@ class FocusedScheduler:
         if seq is None:
             return
         self.outstanding.discard(seq)
+        if self.first_looks is not None and (host := self.first_looks.finished(seq)) is not None:
+            self._release(host, 0.0, None)  # its site is heard from: the host may take its next request now
+            self._look_again(monotonic(), 0.0)
         if seq in self.unjudged:
             self.unjudged.discard(seq)
             if len(self.unjudged) == self.max_unjudged - 1:  # below the limit again: the engine was refused
