@@ -1,8 +1,9 @@
 """A site the crawl has not heard from yet gets one request at a time.
 
 The frontier runs ahead of the verdicts (FOCUSED_MAX_UNJUDGED pages), so links into a new site, all scored
-before any page of it was judged, could all be handed out before the first is: the seeds' sponsored footers
-sent 5 to 9 fetches to each link farm on the benchmark's `testing` topic that way. Held to one request until
+before any page of it was judged, could all be handed out before the first is: on the benchmark's `testing`
+topic a stuffed farm's first three fetches all carried the exploration bonus of a site never fetched (session
+43). Held to one request until
 that request is done with (its page judged and its links queued, or its failure known), a new site's other
 links are fetched at scores that know what its first page was. A site is a registrable domain
 (focused.frontier.urls.site_of), as a strategy's budgets are.
