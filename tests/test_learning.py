@@ -12,6 +12,7 @@ from focused.strategies import ParentPage
 from focused.strategies.base import Scored
 from focused.strategies.crawlgraph import CrawlGraph
 from focused.strategies.learned import Learned
+from focused.strategies.trust import UNREAD
 
 PROFILE = Profile("sql", "Relational databases: SQL queries.", ("sql", "query"), ("http://a/",))
 
@@ -303,7 +304,7 @@ def test_exploration_and_the_probe_go_as_far_as_trusted_pages_vouch_for_a_site()
     )
     (blog,) = strategy.score(page("http://blog/", 0.9), [Link("http://ring/", "", "")])
     factor = strategy.trust.factor("ring")
-    assert 0 < factor < 1 and strategy.trust.factor("blog") == pytest.approx(min(1, 0.85 * 0.1 / 0.2))
+    assert 0 < factor < 1 and strategy.trust.factor("blog") == pytest.approx(min(1, 0.85 * 0.1 / (1 + UNREAD) / 0.2))
     (ring,) = strategy.score(page("http://blog/1", 0.9), [Link("http://ring/", "sql query", "")])
     assert bonus(ring) == pytest.approx(0.2 * factor)
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from focused.strategies.trust import SiteTrust
+from focused.strategies.trust import UNREAD, SiteTrust
 
 
 def crawl(trust: SiteTrust, pages: list[tuple[str, list[str]]]) -> SiteTrust:
@@ -21,16 +21,21 @@ def test_trust_passes_on_by_the_share_of_links_and_a_cycle_cannot_inflate_it():
     pages += [("friend", ["friend"])] * 10 + [("farm", ["farm", "farm2"]), ("farm2", ["farm", "farm2"])] * 30
     trust = crawl(SiteTrust({"docs"}, floor=0.05), pages).trust
     assert trust["docs"] == 1.0
-    assert trust["friend"] == pytest.approx(0.85 * 20 * 0.5 / 61)  # half the links of a third of the seed's pages
-    assert trust["farm"] == pytest.approx(0.85 * 0.1 / 61)  # a tenth of one page's: sixty pages in a cycle add nothing
-    assert trust["farm2"] == pytest.approx(trust["farm"] * 0.85 * 0.5)
+    read = 61 + UNREAD  # the pages read, and a few more counted as linking nowhere: docs links to its own
+    assert trust["friend"] == pytest.approx(0.85 * 20 * 0.5 / read)  # half the links of a third of the seed's pages
+    assert trust["farm"] == pytest.approx(
+        0.85 * 0.1 / read
+    )  # a tenth of one page's: sixty pages in a cycle add nothing
+    assert trust["farm2"] == pytest.approx(trust["farm"] * 0.85 * 0.5 * 30 / (30 + UNREAD))
 
 
 def test_a_region_spread_over_many_hosts_splits_what_little_enters_it():
     pages = [("docs", ["docs"] * 20)] * 99 + [("docs", ["docs"] * 19 + ["blog0.ring"])]
     pages += [(f"blog{i}.ring", [f"blog{i}.ring", f"blog{i + 1}.ring", f"blog{i + 2}.ring"]) for i in range(50)]
     trust = crawl(SiteTrust({"docs"}, floor=0.05), pages)
-    assert max(trust.trust[f"blog{i}.ring"] for i in range(50)) == pytest.approx(0.85 / 20 / 100)  # its one link
+    assert max(trust.trust[f"blog{i}.ring"] for i in range(50)) == pytest.approx(
+        0.85 / 20 / (100 + UNREAD)
+    )  # its one link
     assert trust.factor("blog0.ring") < 0.01 and trust.factor("blog30.ring") < 1e-6 and trust.factor("docs") == 1.0
     assert trust.factor("never-linked") == 0.0
 
@@ -50,6 +55,17 @@ def test_what_pages_earned_counts_past_low_trust_only_where_a_fully_trusted_site
     assert 0 < trust.factor("inner") < trust.factor("entry") < 1
     assert trust.earned_factor("inner") == trust.factor("inner")
     assert trust.earned_factor("portal") == 1.0 and trust.earned_factor("never-linked") == 0.0
+
+
+def test_what_the_first_page_of_a_site_links_to_is_trusted_as_a_guess():
+    """An index page links to everything, its footer's sponsors too: one page read is not yet the site's word. A
+    portal, whose page links only to other sites, is all there is of it."""
+    trust = crawl(SiteTrust({"docs", "portal"}, floor=0.01), [("docs", ["docs"] * 19 + ["sponsor"])])
+    assert trust.of("sponsor") == pytest.approx(0.85 / 20 / (1 + UNREAD)) and trust.factor("sponsor") < 1
+    trust = crawl(trust, [("docs", ["docs"] * 19 + ["sponsor"])] * 20)  # every page links it: the site's word
+    assert trust.factor("sponsor") == 1.0
+    trust = crawl(trust, [("portal", [f"site{i}" for i in range(20)])])
+    assert trust.of("site0") == pytest.approx(0.85 / 20)
 
 
 def test_nothing_is_distrusted_before_the_first_update():

@@ -5,7 +5,9 @@ A site is whatever unit the caller keys it by: the focused strategy uses registr
 a site passes on, to each site it links to, DAMPING times its own trust times the share of
 its links that point there (the mean over its fetched pages of each page's share: a footer
 link among a page's sixty links carries a sixtieth, and a site of many pages that links
-another from one page vouches for it less the more of the site the crawl reads). A site's
+another from one page vouches for it less the more of the site the crawl reads; a site whose pages
+link to its own counts UNREAD pages more that link nowhere, which matters while few are read: its
+index links to everything, the sponsors in its footer too). A site's
 trust is that of its best chain of such endorsements from a seed. Unlike TrustRank's sum, the best chain cannot be inflated by a cycle: a link
 farm's pages linking to each other, on one host or across many, add nothing to what its
 entry links carry (summed, a closed region multiplies its inflow by up to 1 / (1 - DAMPING)
@@ -31,6 +33,7 @@ import heapq
 from collections.abc import Sequence
 
 DAMPING = 0.85  # trust kept per hop, as PageRank's damping
+UNREAD = 4  # pages more a site is read as having, linking nowhere, when its pages link to its own (_pages)
 
 
 class SiteTrust:
@@ -68,9 +71,15 @@ class SiteTrust:
             for target, share in self.shares.get(site, {}).items():
                 if target not in trust:  # a site's trust is final when popped: whether it is in full is known
                     heapq.heappush(
-                        heap, (negative * DAMPING * share / self.pages[site], target, -negative >= self.floor)
+                        heap, (negative * DAMPING * share / self._pages(site), target, -negative >= self.floor)
                     )
         self.trust, self.vouched = trust, vouched
+
+    def _pages(self, site: str) -> float:
+        """What a site's summed link shares are a mean over: its pages read, and UNREAD more that endorse nothing when
+        its pages link to its own (it has more to read). An index page links to everything, its footer's sponsors
+        too: the first pages read are not yet the site's word. A portal, whose page links only elsewhere, is read."""
+        return self.pages[site] + (UNREAD if self.shares[site].get(site) else 0)
 
     def of(self, site: str) -> float:
         return self.trust.get(site, 0.0)
