@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 
-from focused.frontier.firstlook import FirstLooks
+from focused.frontier.firstlook import LOOK_TTL, FirstLooks
 from focused.frontier.queues import SOON, Frontier, Record
 
 READY = (0.0, False)
@@ -103,11 +103,17 @@ def test_next_look_is_when_the_first_resting_host_wakes():
 
 def test_a_new_site_has_one_request_out_until_it_is_done_with():
     looks = FirstLooks()
-    assert not looks.busy("docs.example")
-    looks.handed_out("docs.example", 1)
-    assert looks.busy("docs.example") and looks.busy("www.docs.example")  # one site: one look
-    assert not looks.busy("other.example")
+    assert not looks.busy("docs.example", 0.0)
+    looks.handed_out("docs.example", 1, 0.0)
+    assert looks.busy("docs.example", 1.0) and looks.busy("www.docs.example", 1.0)  # one site: one look
+    assert not looks.busy("other.example", 1.0)
     assert looks.finished(2) is None  # not a first look
     assert looks.finished(1) == "docs.example"
-    looks.handed_out("www.docs.example", 3)  # heard from: no longer held
-    assert not looks.busy("docs.example")
+    looks.handed_out("www.docs.example", 3, 2.0)  # heard from: no longer held
+    assert not looks.busy("docs.example", 2.0)
+
+
+def test_a_look_no_signal_ended_stops_holding_its_site():
+    looks = FirstLooks()
+    looks.handed_out("gone.example", 1, 0.0)
+    assert looks.busy("gone.example", LOOK_TTL - 1) and not looks.busy("gone.example", LOOK_TTL)

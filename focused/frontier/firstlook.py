@@ -13,24 +13,28 @@ from __future__ import annotations
 
 from focused.frontier.urls import site_of
 
+LOOK_TTL = 120.0  # seconds a look may hold its site: one whose end no signal reported must not hold it forever
+
 
 class FirstLooks:
     def __init__(self) -> None:
         self.heard: set[str] = set()  # sites a request of which was done with
-        self.looking: dict[str, tuple[int, str]] = {}  # a site not heard from -> (its request's record, host)
+        # a site not heard from -> (its request's record, host, when it was handed out)
+        self.looking: dict[str, tuple[int, str, float]] = {}
 
-    def busy(self, host: str) -> bool:
+    def busy(self, host: str, now: float) -> bool:
         """The host's site has not been heard from and has its one request out."""
-        return site_of(host) in self.looking
+        look = self.looking.get(site_of(host))
+        return look is not None and now - look[2] < LOOK_TTL
 
-    def handed_out(self, host: str, seq: int) -> None:
+    def handed_out(self, host: str, seq: int, now: float) -> None:
         site = site_of(host)
         if site not in self.heard:
-            self.looking[site] = (seq, host)
+            self.looking[site] = (seq, host, now)
 
     def finished(self, seq: int) -> str | None:
         """The record is done with: if it was a site's first look, the site is heard from; returns its host."""
-        site = next((site for site, (looking, _) in self.looking.items() if looking == seq), None)
+        site = next((site for site, (looking, _, _) in self.looking.items() if looking == seq), None)
         if site is None:
             return None
         self.heard.add(site)

@@ -253,7 +253,7 @@ class FocusedScheduler:
             request = self.codec.to_request(record, self.spider, self.errback)
             self.hosts.handed_out(host, id(request))
             if self.first_looks is not None:
-                self.first_looks.handed_out(host, record.seq)
+                self.first_looks.handed_out(host, record.seq, now)
             self.outstanding.add(record.seq)
             self.stats.inc_value("focused/frontier/dequeued")
             self.stats.set_value("focused/frontier/size", len(self.frontier))
@@ -310,7 +310,7 @@ class FocusedScheduler:
     def _wait(self, host: str) -> tuple[float, bool]:
         """The host's politeness wait, and busy while its site's first look is out (focused.frontier.firstlook)."""
         seconds, busy = self.hosts.wait(host)
-        return seconds, busy or bool(self.first_looks and self.first_looks.busy(host))
+        return seconds, busy or bool(self.first_looks and self.first_looks.busy(host, monotonic()))
 
     def _park(self, now: float) -> tuple[str, Any] | None:
         """Nothing to hand out now: let the downloader hold one request of the best resting

@@ -207,7 +207,8 @@ class FocusedSpider(FocusedSettings):
         self.crawler.stats.set_value("focused/estimate/source", self.estimate_source)
         for url in self.profile.seeds:
             seed = self.strategy.seed(url)
-            yield scrapy.Request(url, meta={META_KEY: LinkEvidence(score=seed.score, signals=seed.signals)})
+            evidence = LinkEvidence(score=seed.score, signals=seed.signals)
+            yield scrapy.Request(url, meta={META_KEY: evidence}, errback=self.failed)  # a seed's failure ends it too
 
     async def parse(self, response: Response) -> AsyncIterator[Any]:
         stats = self.crawler.stats
