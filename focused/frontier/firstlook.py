@@ -3,10 +3,9 @@
 The frontier runs ahead of the verdicts (FOCUSED_MAX_UNJUDGED pages), so links into a new site, all scored
 before any page of it was judged, could all be handed out before the first is: on the benchmark's `testing`
 topic a stuffed farm's first three fetches all carried the exploration bonus of a site never fetched (session
-43). Held to one request until
-that request is done with (its page judged and its links queued, or its failure known), a new site's other
-links are fetched at scores that know what its first page was. A site is a registrable domain
-(focused.frontier.urls.site_of), as a strategy's budgets are.
+43). Held to one request until that request is done with (its page judged and its links queued, or its
+failure known), a new site's other links are fetched at scores that know what its first page was. A site is a
+registrable domain (focused.frontier.urls.site_of), as a strategy's budgets are.
 """
 
 from __future__ import annotations
