@@ -23,9 +23,8 @@ def test_trust_passes_on_by_the_share_of_links_and_a_cycle_cannot_inflate_it():
     assert trust["docs"] == 1.0
     read = 61 + UNREAD  # the pages read, and a few more counted as linking nowhere: docs links to its own
     assert trust["friend"] == pytest.approx(0.85 * 20 * 0.5 / read)  # half the links of a third of the seed's pages
-    assert trust["farm"] == pytest.approx(
-        0.85 * 0.1 / read
-    )  # a tenth of one page's: sixty pages in a cycle add nothing
+    # a tenth of one page's: sixty pages in a cycle add nothing
+    assert trust["farm"] == pytest.approx(0.85 * 0.1 / read)
     assert trust["farm2"] == pytest.approx(trust["farm"] * 0.85 * 0.5 * 30 / (30 + UNREAD))
 
 
@@ -33,9 +32,8 @@ def test_a_region_spread_over_many_hosts_splits_what_little_enters_it():
     pages = [("docs", ["docs"] * 20)] * 99 + [("docs", ["docs"] * 19 + ["blog0.ring"])]
     pages += [(f"blog{i}.ring", [f"blog{i}.ring", f"blog{i + 1}.ring", f"blog{i + 2}.ring"]) for i in range(50)]
     trust = crawl(SiteTrust({"docs"}, floor=0.05), pages)
-    assert max(trust.trust[f"blog{i}.ring"] for i in range(50)) == pytest.approx(
-        0.85 / 20 / (100 + UNREAD)
-    )  # its one link
+    ring = max(trust.trust[f"blog{i}.ring"] for i in range(50))
+    assert ring == pytest.approx(0.85 / 20 / (100 + UNREAD))  # its one link
     assert trust.factor("blog0.ring") < 0.01 and trust.factor("blog30.ring") < 1e-6 and trust.factor("docs") == 1.0
     assert trust.factor("never-linked") == 0.0
 

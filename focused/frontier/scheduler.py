@@ -310,7 +310,7 @@ class FocusedScheduler:
     def _wait(self, host: str) -> tuple[float, bool]:
         """The host's politeness wait, and busy while its site's first look is out (focused.frontier.firstlook)."""
         seconds, busy = self.hosts.wait(host)
-        return seconds, busy or bool(self.first_looks and self.first_looks.busy(host, monotonic()))
+        return seconds, busy or (self.first_looks is not None and self.first_looks.busy(host, monotonic()))
 
     def _park(self, now: float) -> tuple[str, Any] | None:
         """Nothing to hand out now: let the downloader hold one request of the best resting

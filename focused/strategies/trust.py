@@ -68,11 +68,11 @@ class SiteTrust:
             trust[site] = -negative
             if in_full:
                 vouched.add(site)
-            for target, share in self.shares.get(site, {}).items():
+            shares = self.shares.get(site, {})
+            per_share = negative * DAMPING / self._pages(site) if shares else 0.0  # once per site, not per link
+            for target, share in shares.items():
                 if target not in trust:  # a site's trust is final when popped: whether it is in full is known
-                    heapq.heappush(
-                        heap, (negative * DAMPING * share / self._pages(site), target, -negative >= self.floor)
-                    )
+                    heapq.heappush(heap, (per_share * share, target, -negative >= self.floor))
         self.trust, self.vouched = trust, vouched
 
     def _pages(self, site: str) -> float:
