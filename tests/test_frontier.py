@@ -101,16 +101,20 @@ def test_next_look_is_when_the_first_resting_host_wakes():
     assert frontier.next_look(2.0) == 0.0
 
 
-def test_a_new_site_has_one_request_out_until_it_is_done_with():
+def test_a_new_site_has_one_request_out_until_one_of_its_pages_is_relevant():
     looks = FirstLooks()
     assert not looks.busy("docs.example", 0.0)
     looks.handed_out("docs.example", 1, 0.0)
     assert looks.busy("docs.example", 1.0) and looks.busy("www.docs.example", 1.0)  # one site: one look
     assert not looks.busy("other.example", 1.0)
-    assert looks.finished(2) is None  # not a first look
-    assert looks.finished(1) == "docs.example"
-    looks.handed_out("www.docs.example", 3, 2.0)  # heard from: no longer held
+    assert looks.finished(2, relevant=True) is None  # not a look
+    assert looks.finished(1, relevant=False) == "docs.example"  # done with: the next request may go
     assert not looks.busy("docs.example", 2.0)
+    looks.handed_out("docs.example", 3, 2.0)  # still on probation: one at a time
+    assert looks.busy("docs.example", 2.0)
+    assert looks.finished(3, relevant=True) == "docs.example"
+    looks.handed_out("www.docs.example", 4, 3.0)  # off probation: no longer held
+    assert not looks.busy("docs.example", 3.0) and looks.finished(4, relevant=False) is None
 
 
 def test_a_look_no_signal_ended_stops_holding_its_site():

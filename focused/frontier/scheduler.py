@@ -30,7 +30,7 @@ from focused import signals as focused_signals
 from focused.costs import timed
 from focused.frontier.distributed import RedisDupeFilter, RedisFrontier, connect, crawl_key
 from focused.frontier.evidence import seq_of
-from focused.frontier.firstlook import FirstLooks
+from focused.frontier.firstlook import VERDICT, FirstLooks
 from focused.frontier.jobstate import JobState
 from focused.frontier.politeness import HostPoliteness
 from focused.frontier.queues import Frontier, FrontierStore, Persistent, Record, Resting, Shared
@@ -112,7 +112,7 @@ class FocusedScheduler:
         self.seq = 0
         self.outstanding: set[int] = set()  # records handed out and not finished yet
         self.unjudged: set[int] = set()  # of those, the ones downloaded (FOCUSED_MAX_UNJUDGED)
-        self.first_looks: FirstLooks | None = None  # a scoring spider's: a new site gets one request until it is judged
+        self.first_looks: FirstLooks | None = None  # a scoring spider's: one request at a time until a relevant page
         self.parked_until = 0.0
         self.wakeup: IDelayedCall | None = None  # the pending call that has the engine ask again
         self.scored_version = 0  # the strategy's model version the frontier's scores come from
@@ -404,7 +404,7 @@ class FocusedScheduler:
     # (a redirect or a retry, in enqueue_request once its successor is journaled; robots.txt, in next_request)
     def _answered(self, response: Response, **_: Any) -> None:
         """Its item was written, dropped or failed in the pipeline, its callback failed, or the spider skipped it."""
-        self._finished(seq_of(response))
+        self._finished(seq_of(response), response.meta.get(VERDICT, False))
 
     def _request_failed(self, request: Request) -> None:
         """No response: a download error, an HTTP error status, or a middleware dropped it before download."""
@@ -415,13 +415,13 @@ class FocusedScheduler:
         if REVISIT in request.meta:
             self.collection.ended(request.meta.get("redirect_urls", [request.url])[0])
 
-    def _finished(self, seq: int | None) -> None:
+    def _finished(self, seq: int | None, relevant: bool = False) -> None:
         """A handed-out request is done with: the journal and a shared frontier's claims forget it."""
         if seq is None:
             return
         self.outstanding.discard(seq)
-        if self.first_looks is not None and (host := self.first_looks.finished(seq)) is not None:
-            self._release(host, 0.0, None)  # its site is heard from: the host may take its next request now
+        if self.first_looks is not None and (host := self.first_looks.finished(seq, relevant)) is not None:
+            self._release(host, 0.0, None)  # its site's look is done with: the host may take its next request now
             self._look_again(monotonic(), 0.0)
         if seq in self.unjudged:
             self.unjudged.discard(seq)

@@ -33,6 +33,7 @@ from focused.fetching.hosthealth import failed_request, failure_reason
 from focused.fetching.rendering import META as RENDER
 from focused.fetching.rendering import enable_rendering, looks_like_app_shell, rendering_wanted
 from focused.frontier.evidence import META_KEY, LinkEvidence, evidence
+from focused.frontier.firstlook import VERDICT
 from focused.frontier.mirrors import Mirrors
 from focused.output.items import PageItem
 from focused.pages.credibility import Envelope, NoveltyIndex, topic_words
@@ -274,6 +275,7 @@ class FocusedSpider(FocusedSettings):
             logger.warning("Skipping page %s that could not be scored: %r", response.url, exc)
             self._skip(response, f"unscorable/{type(exc).__name__}", dead_end=False)
             return
+        response.meta[VERDICT] = result.relevant  # a site's probation ends with a relevant page
         stats.inc_value("focused/pages")
         stats.inc_value("focused/relevant", int(result.relevant) - int(result.disowned))  # a copy judged before
         stats.inc_value("focused/disowned_copies", int(result.disowned))
