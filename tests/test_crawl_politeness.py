@@ -62,7 +62,7 @@ def test_per_host_concurrency_never_exceeds_the_setting(full_crawl):
 
 
 def test_a_new_host_gets_its_second_request_after_its_first_is_answered(full_crawl):
-    """focused.frontier.firstlook: a site's links, all scored before any of its pages was judged, are not handed
+    """focused.frontier.probation: a site's links, all scored before any of its pages was judged, are not handed
     out together. With 20 ms per response and two requests per host allowed, they would overlap."""
     _, log = full_crawl
     pages = defaultdict(list)
@@ -74,7 +74,7 @@ def test_a_new_host_gets_its_second_request_after_its_first_is_answered(full_cra
 
 
 def test_a_site_with_no_relevant_page_never_has_two_pages_out(full_crawl):
-    """focused.frontier.firstlook: a site stays on one request at a time until one of its pages is relevant,
+    """focused.frontier.probation: a site stays on one request at a time until one of its pages is relevant,
     so the traps and farms of the local web, whose pages the crawl reads as irrelevant, never get two."""
     result, log = full_crawl
     relevant = {site_of(urlsplit(item["url"]).hostname or "") for item in result.items if item["relevant"]}

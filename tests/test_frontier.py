@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 
-from focused.frontier.firstlook import LOOK_TTL, FirstLooks
+from focused.frontier.probation import LOOK_TTL, Probation
 from focused.frontier.queues import SOON, Frontier, Record
 
 READY = (0.0, False)
@@ -102,22 +102,22 @@ def test_next_look_is_when_the_first_resting_host_wakes():
 
 
 def test_a_new_site_has_one_request_out_until_one_of_its_pages_is_relevant():
-    looks = FirstLooks()
-    assert not looks.busy("docs.example", 0.0)
-    looks.handed_out("docs.example", 1, 0.0)
-    assert looks.busy("docs.example", 1.0) and looks.busy("www.docs.example", 1.0)  # one site: one look
-    assert not looks.busy("other.example", 1.0)
-    assert looks.finished(2, relevant=True) is None  # not a look
-    assert looks.finished(1, relevant=False) == "docs.example"  # done with: the next request may go
-    assert not looks.busy("docs.example", 2.0)
-    looks.handed_out("docs.example", 3, 2.0)  # still on probation: one at a time
-    assert looks.busy("docs.example", 2.0)
-    assert looks.finished(3, relevant=True) == "docs.example"
-    looks.handed_out("www.docs.example", 4, 3.0)  # off probation: no longer held
-    assert not looks.busy("docs.example", 3.0) and looks.finished(4, relevant=False) is None
+    probation = Probation()
+    assert not probation.busy("docs.example", 0.0)
+    probation.handed_out("docs.example", 1, 0.0)
+    assert probation.busy("docs.example", 1.0) and probation.busy("www.docs.example", 1.0)  # one site: one look
+    assert not probation.busy("other.example", 1.0)
+    assert probation.finished(2, relevant=True) is None  # not a look
+    assert probation.finished(1, relevant=False) == "docs.example"  # done with: the next request may go
+    assert not probation.busy("docs.example", 2.0)
+    probation.handed_out("docs.example", 3, 2.0)  # still on probation: one at a time
+    assert probation.busy("docs.example", 2.0)
+    assert probation.finished(3, relevant=True) == "docs.example"
+    probation.handed_out("www.docs.example", 4, 3.0)  # off probation: no longer held
+    assert not probation.busy("docs.example", 3.0) and probation.finished(4, relevant=False) is None
 
 
 def test_a_look_no_signal_ended_stops_holding_its_site():
-    looks = FirstLooks()
-    looks.handed_out("gone.example", 1, 0.0)
-    assert looks.busy("gone.example", LOOK_TTL - 1) and not looks.busy("gone.example", LOOK_TTL)
+    probation = Probation()
+    probation.handed_out("gone.example", 1, 0.0)
+    assert probation.busy("gone.example", LOOK_TTL - 1) and not probation.busy("gone.example", LOOK_TTL)

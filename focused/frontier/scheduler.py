@@ -30,9 +30,9 @@ from focused import signals as focused_signals
 from focused.costs import timed
 from focused.frontier.distributed import RedisDupeFilter, RedisFrontier, connect, crawl_key
 from focused.frontier.evidence import seq_of
-from focused.frontier.firstlook import VERDICT, FirstLooks
 from focused.frontier.jobstate import JobState
 from focused.frontier.politeness import HostPoliteness
+from focused.frontier.probation import VERDICT, Probation
 from focused.frontier.queues import Frontier, FrontierStore, Persistent, Record, Resting, Shared
 from focused.frontier.records import RecordCodec, is_revisit
 from focused.frontier.sharedhosts import SharedHosts
@@ -112,7 +112,7 @@ class FocusedScheduler:
         self.seq = 0
         self.outstanding: set[int] = set()  # records handed out and not finished yet
         self.unjudged: set[int] = set()  # of those, the ones downloaded (FOCUSED_MAX_UNJUDGED)
-        self.first_looks: FirstLooks | None = None  # a scoring spider's: one request at a time until a relevant page
+        self.probation: Probation | None = None  # a scoring spider's: one request at a time until a relevant page
         self.parked_until = 0.0
         self.wakeup: IDelayedCall | None = None  # the pending call that has the engine ask again
         self.scored_version = 0  # the strategy's model version the frontier's scores come from
@@ -155,7 +155,7 @@ class FocusedScheduler:
         self.spider = spider
         if isinstance(spider, ScoringSpider):
             self.worker, self.errback = spider.worker, spider.failed
-            self.first_looks = FirstLooks()  # its pages are judged (an item or a skip): other spiders' may never be
+            self.probation = Probation()  # its pages are judged (an item or a skip): other spiders' may never be
         settings = self.crawler.settings
         if getattr(spider, "mode", "crawl") == "refresh":
             self.collection = Refresh.from_crawler(self.crawler, self.collection.history)
@@ -252,8 +252,8 @@ class FocusedScheduler:
                 continue
             request = self.codec.to_request(record, self.spider, self.errback)
             self.hosts.handed_out(host, id(request))
-            if self.first_looks is not None:
-                self.first_looks.handed_out(host, record.seq, now)
+            if self.probation is not None:
+                self.probation.handed_out(host, record.seq, now)
             self.outstanding.add(record.seq)
             self.stats.inc_value("focused/frontier/dequeued")
             self.stats.set_value("focused/frontier/size", len(self.frontier))
@@ -308,9 +308,10 @@ class FocusedScheduler:
 
     # --- politeness ------------------------------------------------------------
     def _wait(self, host: str) -> tuple[float, bool]:
-        """The host's politeness wait, and busy while its site's first look is out (focused.frontier.firstlook)."""
+        """The host's politeness wait, and busy while its site is on probation with a request out
+        (focused.frontier.probation)."""
         seconds, busy = self.hosts.wait(host)
-        return seconds, busy or (self.first_looks is not None and self.first_looks.busy(host, monotonic()))
+        return seconds, busy or (self.probation is not None and self.probation.busy(host, monotonic()))
 
     def _park(self, now: float) -> tuple[str, Any] | None:
         """Nothing to hand out now: let the downloader hold one request of the best resting
@@ -420,7 +421,7 @@ class FocusedScheduler:
         if seq is None:
             return
         self.outstanding.discard(seq)
-        if self.first_looks is not None and (host := self.first_looks.finished(seq, relevant)) is not None:
+        if self.probation is not None and (host := self.probation.finished(seq, relevant)) is not None:
             self._release(host, 0.0, None)  # its site's look is done with: the host may take its next request now
             self._look_again(monotonic(), 0.0)
         if seq in self.unjudged:

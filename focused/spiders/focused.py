@@ -33,8 +33,8 @@ from focused.fetching.hosthealth import failed_request, failure_reason
 from focused.fetching.rendering import META as RENDER
 from focused.fetching.rendering import enable_rendering, looks_like_app_shell, rendering_wanted
 from focused.frontier.evidence import META_KEY, LinkEvidence, evidence
-from focused.frontier.firstlook import VERDICT
 from focused.frontier.mirrors import Mirrors
+from focused.frontier.probation import VERDICT
 from focused.output.items import PageItem
 from focused.pages.credibility import Envelope, NoveltyIndex, topic_words
 from focused.pages.extract import Link, Page, is_html, looks_binary

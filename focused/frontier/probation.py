@@ -19,7 +19,9 @@ VERDICT = "focused_relevant"  # response.meta: the spider's verdict on the page,
 LOOK_TTL = 120.0  # seconds a look may hold its site: one whose end no signal reported must not hold it forever
 
 
-class FirstLooks:
+class Probation:
+    """The sites with a relevant page, and each other site's one request out."""
+
     def __init__(self) -> None:
         self.proven: set[str] = set()  # sites with a page judged relevant
         # a site on probation -> (its request's record, host, when it was handed out)
