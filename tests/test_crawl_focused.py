@@ -4,15 +4,18 @@ from __future__ import annotations
 
 import subprocess
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from urllib.parse import urlsplit
 
 import pytest
 
 from focused.evaluation.metrics import harvest_rate
+from focused.frontier.urls import site_of
 from focused.relevance.audit import sampled
 from testbed.localweb import adversarial
 from testbed.localweb.web import LocalWeb
-from tests.conftest import REPO, Crawl, crawl, start_web
+from tests.conftest import REPO, Crawl, WebServer, crawl, start_web
 
 RELEVANT = LocalWeb().relevant_urls()
 BUDGET = 400
@@ -141,3 +144,16 @@ def test_parasites_and_cloaked_pages_get_under_one_percent(adversarial_crawl: Cr
     ]
     assert len(adversarial_crawl.urls) >= 0.9 * BUDGET
     assert len(hidden) < 0.01 * len(adversarial_crawl.urls), hidden
+
+
+def test_a_site_with_no_relevant_page_never_has_two_pages_out(
+    module_web: Callable[..., WebServer], tmp_path: Path, settings: dict
+):
+    """focused.frontier.probation: a site stays on one request at a time until one of its pages is judged
+    relevant, so the sites the crawl reads as off the topic (travel, cooking, the traps) never have two pages out.
+    With 20 ms per response and no adaptive delay, two requests to a host at once overlap in the server's log."""
+    server = module_web(latency=0.02)
+    result = crawl(tmp_path, server.proxy, strategy="focused", settings={**settings, "FOCUSED_LATENCY_FACTOR": 0})
+    relevant = {site_of(urlsplit(item["url"]).hostname or "") for item in result.items if item["relevant"]}
+    overlapped = {site_of(entry["host"]) for entry in server.entries() if entry["page_concurrency"] > 1}
+    assert overlapped and relevant and not overlapped - relevant, overlapped - relevant

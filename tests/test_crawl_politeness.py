@@ -5,11 +5,9 @@ from __future__ import annotations
 import subprocess
 import sys
 from collections import defaultdict
-from urllib.parse import urlsplit
 
 import pytest
 
-from focused.frontier.urls import site_of
 from focused.settings import FOCUSED_HOST_MAX_FAILURES, USER_AGENT
 from testbed.harness import crawl_env
 from testbed.localweb.web import CRAWL_DELAY, DEAD, ROBOTS_DISALLOW, STORM
@@ -71,15 +69,6 @@ def test_a_new_host_gets_its_second_request_after_its_first_is_answered(full_cra
             pages[entry["host"]].append(entry)
     seconds = {host: entries[1]["page_concurrency"] for host, entries in pages.items() if len(entries) > 1}
     assert len(seconds) > 5 and set(seconds.values()) == {1}, seconds
-
-
-def test_a_site_with_no_relevant_page_never_has_two_pages_out(full_crawl):
-    """focused.frontier.probation: a site stays on one request at a time until one of its pages is relevant,
-    so the traps and farms of the local web, whose pages the crawl reads as irrelevant, never get two."""
-    result, log = full_crawl
-    relevant = {site_of(urlsplit(item["url"]).hostname or "") for item in result.items if item["relevant"]}
-    overlapped = {site_of(entry["host"]) for entry in log if entry["page_concurrency"] > 1}
-    assert overlapped and relevant and not overlapped - relevant, overlapped - relevant
 
 
 def test_no_url_is_fetched_twice(full_crawl):

@@ -117,6 +117,15 @@ def test_a_new_site_has_one_request_out_until_one_of_its_pages_is_relevant():
     assert not probation.busy("docs.example", 3.0) and probation.finished(4, relevant=False) is None
 
 
+def test_a_baselines_site_is_held_for_its_first_request_only():
+    probation = Probation(until_relevant=False)
+    probation.handed_out("docs.example", 1, 0.0)
+    assert probation.busy("docs.example", 1.0)
+    assert probation.finished(1, relevant=False) == "docs.example"
+    probation.handed_out("docs.example", 2, 2.0)
+    assert not probation.busy("docs.example", 2.0)
+
+
 def test_a_look_no_signal_ended_stops_holding_its_site():
     probation = Probation()
     probation.handed_out("gone.example", 1, 0.0)

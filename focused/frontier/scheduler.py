@@ -155,7 +155,8 @@ class FocusedScheduler:
         self.spider = spider
         if isinstance(spider, ScoringSpider):
             self.worker, self.errback = spider.worker, spider.failed
-            self.probation = Probation()  # its pages are judged (an item or a skip): other spiders' may never be
+            # its pages are judged (an item or a skip): other spiders' may never be
+            self.probation = Probation(spider.worker.strategy.probation)
         settings = self.crawler.settings
         if getattr(spider, "mode", "crawl") == "refresh":
             self.collection = Refresh.from_crawler(self.crawler, self.collection.history)

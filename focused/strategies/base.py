@@ -50,6 +50,9 @@ class Strategy:
 
     name = "base"
     version = 0  # bumped when queued links' scores should change: the scheduler then calls rescore
+    # A new site's requests go one at a time until one of its pages is judged relevant (focused.frontier.probation);
+    # False: only until its first is done with, so that a baseline's order owes nothing to the classifier.
+    probation = False
 
     def __init__(self, profile: Profile, settings: BaseSettings):
         self.profile = profile

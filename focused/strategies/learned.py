@@ -148,6 +148,7 @@ class SiteOutcomes:
 
 class Learned(Strategy):
     name = "focused"
+    probation = True
 
     def __init__(self, profile: Profile, settings: BaseSettings):
         super().__init__(profile, settings)
