@@ -15,10 +15,20 @@ a registrable domain (focused.frontier.urls.site_of), as a strategy's budgets ar
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 from focused.frontier.urls import site_of
 
 VERDICT = "focused_relevant"  # response.meta: the spider's verdict on the page, which ends its site's probation
 LOOK_TTL = 120.0  # seconds a look may hold its site: one whose end no signal reported must not hold it forever
+
+
+class Look(NamedTuple):
+    """A site's one request out while it is on probation."""
+
+    seq: int  # its record
+    host: str
+    since: float  # when it was handed out
 
 
 class Probation:
@@ -27,25 +37,24 @@ class Probation:
     def __init__(self, until_relevant: bool = True) -> None:
         self.until_relevant = until_relevant  # False: a site is free once its first request is done with
         self.proven: set[str] = set()  # sites with a page judged relevant (or, if not until_relevant, any done)
-        # a site on probation -> (its request's record, host, when it was handed out)
-        self.looking: dict[str, tuple[int, str, float]] = {}
+        self.looking: dict[str, Look] = {}  # a site on probation -> its request out
 
     def busy(self, host: str, now: float) -> bool:
         """The host's site is on probation and has its one request out."""
         look = self.looking.get(site_of(host))
-        return look is not None and now - look[2] < LOOK_TTL
+        return look is not None and now - look.since < LOOK_TTL
 
     def handed_out(self, host: str, seq: int, now: float) -> None:
         site = site_of(host)
         if site not in self.proven:
-            self.looking[site] = (seq, host, now)
+            self.looking[site] = Look(seq, host, now)
 
     def finished(self, seq: int, relevant: bool) -> str | None:
         """The record is done with: if it was a look at a site on probation, the site may take its next request,
         and is off probation if the page was relevant; returns its host."""
-        site = next((site for site, (looking, _, _) in self.looking.items() if looking == seq), None)
+        site = next((site for site, look in self.looking.items() if look.seq == seq), None)
         if site is None:
             return None
         if relevant or not self.until_relevant:
             self.proven.add(site)
-        return self.looking.pop(site)[1]
+        return self.looking.pop(site).host
