@@ -126,7 +126,7 @@ def test_bought_domains_get_a_small_share_of_the_budget(adversarial_crawl: Crawl
     assert len(bought) < 0.25 * len(adversarial_crawl.urls), len(bought)
 
 
-@pytest.mark.xfail(strict=True, reason="issue 14, unmet: the cloaked shop takes 2-5% of the crawl (session 34)")
+@pytest.mark.xfail(strict=False, reason="issue 14, unmet: the cloaked shop takes 0.8-1.3% of the crawl (session 46)")
 @pytest.mark.e2e
 def test_parasites_and_cloaked_pages_get_under_one_percent(adversarial_crawl: Crawl):
     """Two hazards written in session 34 before any crawl met them (testbed/localweb/adversarial.py): template-
@@ -135,8 +135,9 @@ def test_parasites_and_cloaked_pages_get_under_one_percent(adversarial_crawl: Cr
     parasite pages and 5 of the shop's of about 384 (the classifier and the auditor both call the parasites' text
     relevant). Since extraction leaves out what a page hides from readers (chosen after that, so these two are
     no longer untouched), the parasites are not reached and the shop takes 9 to 18 of about 380 pages: its
-    visible titles carry a topic word. Strict: when a change meets the issue's bound, this fails until the mark
-    goes."""
+    visible titles carry a topic word. With probation (session 46) it takes 3 to 5 pages of about 383, on both
+    sides of the bound: the mark is no longer strict, since a run under it would fail the suite at random; drop
+    the mark when a change keeps it under the bound every run."""
     hidden = [
         url
         for url in adversarial_crawl.urls
