@@ -67,6 +67,25 @@ def test_calibration_by_hand():
     ]
 
 
+def test_the_report_shows_where_the_budget_went_site_by_site():
+    """Per registrable domain, the crawler's unit of budget: a farm's subdomains are one site."""
+    crawl = [
+        FetchedPage("http://docs.example.org/a", 0.9, True),
+        FetchedPage("http://blog1.farm.example/p", 0.8, True),
+        FetchedPage("http://blog2.farm.example/p", 0.7, True),
+        FetchedPage("http://www.example.org/b", 0.2, False),
+        FetchedPage("http://blog3.farm.example/p", 0.9, True),
+        FetchedPage("http://other.test/c", None, None),
+    ]
+    report = summarize(crawl, {"http://docs.example.org/a", "http://www.example.org/b"})
+    assert report["sites_fetched"] == 3
+    assert report["sites"] == [
+        {"site": "farm.example", "pages": 3, "relevant_fetched": 0, "judged_relevant": 3, "first_page": 2},
+        {"site": "example.org", "pages": 2, "relevant_fetched": 2, "judged_relevant": 1, "first_page": 1},
+        {"site": "other.test", "pages": 1, "relevant_fetched": 0, "judged_relevant": None, "first_page": 6},
+    ]
+
+
 def test_the_harvest_estimate_is_the_share_judged_relevant_with_wilsons_interval():
     stats = StatsCollector(get_crawler())
     for name, value in (("pages", 200), ("relevant", 20), ("estimate/calibration_error", 0.01)):

@@ -15,12 +15,16 @@ from __future__ import annotations
 
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
+from urllib.parse import urlsplit
 
 import numpy as np
 from sklearn.metrics import brier_score_loss, precision_score, recall_score
 
+from focused.frontier.urls import site_of
+
 BUDGETS = (100, 250, 500, 1000, 2000, 5000)
 RELIABILITY_BINS = 10
+SITES_SHOWN = 25  # the sites that took the most pages, in the report
 
 
 @dataclass(frozen=True)
@@ -114,6 +118,22 @@ def calibration(pages: Sequence[FetchedPage], relevant: Collection[str]) -> dict
     }
 
 
+def by_site(pages: Sequence[FetchedPage], relevant: Collection[str]) -> list[dict]:
+    """Where the budget went: per site (the registrable domain the crawler budgets by), its pages, how many the labels
+    and the crawler's own verdicts call relevant, and when the crawl first reached it; the sites that took the most
+    pages first. A link farm that captured the crawl shows at the top with nothing labeled relevant."""
+    sites: dict[str, dict] = {}
+    for number, page in enumerate(pages, 1):
+        site = site_of(urlsplit(page.url).hostname or "")
+        row = sites.setdefault(site, {"site": site, "pages": 0, "relevant_fetched": 0, "judged_relevant": None})
+        row.setdefault("first_page", number)
+        row["pages"] += 1
+        row["relevant_fetched"] += page.url in relevant
+        if page.judged_relevant is not None:
+            row["judged_relevant"] = (row["judged_relevant"] or 0) + bool(page.judged_relevant)
+    return sorted(sites.values(), key=lambda row: (-row["pages"], row["first_page"]))
+
+
 def summarize(
     pages: Sequence[FetchedPage],
     relevant: Collection[str],
@@ -136,4 +156,6 @@ def summarize(
     if total:
         report["random"] = random_at_budgets(len(relevant), total, budgets)
     report["calibration"] = calibration(pages, relevant)
+    sites = by_site(pages, relevant)
+    report["sites_fetched"], report["sites"] = len(sites), sites[:SITES_SHOWN]
     return report
