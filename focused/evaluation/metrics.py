@@ -125,8 +125,9 @@ def by_site(pages: Sequence[FetchedPage], relevant: Collection[str]) -> list[dic
     sites: dict[str, dict] = {}
     for number, page in enumerate(pages, 1):
         site = site_of(urlsplit(page.url).hostname or "")
-        row = sites.setdefault(site, {"site": site, "pages": 0, "relevant_fetched": 0, "judged_relevant": None})
-        row.setdefault("first_page", number)
+        row = sites.setdefault(
+            site, {"site": site, "pages": 0, "relevant_fetched": 0, "judged_relevant": None, "first_page": number}
+        )
         row["pages"] += 1
         row["relevant_fetched"] += page.url in relevant
         if page.judged_relevant is not None:
