@@ -6,12 +6,11 @@ import subprocess
 import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from urllib.parse import urlsplit
 
 import pytest
 
 from focused.evaluation.metrics import harvest_rate
-from focused.frontier.urls import site_of
+from focused.frontier.urls import host_of, site_of
 from focused.relevance.audit import sampled
 from testbed.localweb import adversarial
 from testbed.localweb.web import LocalWeb
@@ -155,6 +154,6 @@ def test_a_site_with_no_relevant_page_never_has_two_pages_out(
     With 20 ms per response and no adaptive delay, two requests to a host at once overlap in the server's log."""
     server = module_web(latency=0.02)
     result = crawl(tmp_path, server.proxy, strategy="focused", settings={**settings, "FOCUSED_LATENCY_FACTOR": 0})
-    relevant = {site_of(urlsplit(item["url"]).hostname or "") for item in result.items if item["relevant"]}
+    relevant = {site_of(host_of(item["url"])) for item in result.items if item["relevant"]}
     overlapped = {site_of(entry["host"]) for entry in server.entries() if entry["page_concurrency"] > 1}
     assert overlapped and relevant and not overlapped - relevant, overlapped - relevant

@@ -15,12 +15,11 @@ from __future__ import annotations
 
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
-from urllib.parse import urlsplit
 
 import numpy as np
 from sklearn.metrics import brier_score_loss, precision_score, recall_score
 
-from focused.frontier.urls import site_of
+from focused.frontier.urls import host_of, site_of
 
 BUDGETS = (100, 250, 500, 1000, 2000, 5000)
 RELIABILITY_BINS = 10
@@ -124,7 +123,7 @@ def by_site(pages: Sequence[FetchedPage], relevant: Collection[str]) -> list[dic
     pages first. A link farm that captured the crawl shows at the top with nothing labeled relevant."""
     sites: dict[str, dict] = {}
     for number, page in enumerate(pages, 1):
-        site = site_of(urlsplit(page.url).hostname or "")
+        site = site_of(host_of(page.url))
         row = sites.setdefault(
             site, {"site": site, "pages": 0, "relevant_fetched": 0, "judged_relevant": None, "first_page": number}
         )

@@ -38,6 +38,7 @@ class Probation:
         self.until_relevant = until_relevant  # False: a site is free once its first request is done with
         self.proven: set[str] = set()  # sites with a page judged relevant (or, if not until_relevant, any done)
         self.looking: dict[str, Look] = {}  # a site on probation -> its request out
+        self.sites: dict[int, str] = {}  # a look's record -> its site: every finished request asks, in one look-up
 
     def busy(self, host: str, now: float) -> bool:
         """The host's site is on probation and has its one request out."""
@@ -47,12 +48,15 @@ class Probation:
     def handed_out(self, host: str, seq: int, now: float) -> None:
         site = site_of(host)
         if site not in self.proven:
+            if (stale := self.looking.get(site)) is not None:  # a look past LOOK_TTL: no signal will end it
+                del self.sites[stale.seq]
             self.looking[site] = Look(seq, host, now)
+            self.sites[seq] = site
 
     def finished(self, seq: int, relevant: bool) -> str | None:
         """The record is done with: if it was a look at a site on probation, the site may take its next request,
         and is off probation if the page was relevant; returns its host."""
-        site = next((site for site, look in self.looking.items() if look.seq == seq), None)
+        site = self.sites.pop(seq, None)
         if site is None:
             return None
         if relevant or not self.until_relevant:
