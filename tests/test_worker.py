@@ -157,3 +157,20 @@ def test_the_original_of_an_earlier_copy_takes_its_credit():
     assert original.relevant and original.relevance == pytest.approx(0.9) and original.credibility == 1.0
     assert again.duplicate and again.relevance == 0 and again.credibility == 0
     assert elsewhere.duplicate and elsewhere.relevance == 0 and elsewhere.credibility == 1.0  # no sign it copies
+
+
+def test_a_believed_page_proves_its_site_only_if_credible_as_a_source():
+    """focused.frontier.probation: spun from pages already read, or outside the examples' range, a page the
+    classifier believes keeps its site on probation; new and plausible, it ends it."""
+    worker = ModelWorker(lambda pages: np.full(len(pages), 0.9), Recording(), 0.5, SimpleNamespace(stats=Stats()))
+    new, spun, implausible, stuffed = run(
+        worker,
+        PageJob("http://docs/a", 1, "", "", []),
+        PageJob("http://farm/a", 1, "", "", [], reading=Reading(0.6)),
+        PageJob("http://farm/b", 1, "", "", [], plausibility=0.4),
+        PageJob("http://docs/b", 1, "", "", [], stuffed=True),
+    )
+    assert new.proves_site and new.credibility == 1.0
+    assert spun.relevant and not spun.proves_site and spun.credibility == pytest.approx(0.2)
+    assert implausible.relevant and not implausible.proves_site and implausible.credibility == pytest.approx(0.4)
+    assert not stuffed.relevant and not stuffed.proves_site

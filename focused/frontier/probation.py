@@ -5,9 +5,12 @@ before any page of it was judged, could all be handed out before the first is: o
 topic a stuffed farm's first three fetches all carried the exploration bonus of a site never fetched (session
 43). Held to one request until that request is done with (its page judged and its links queued, or its
 failure known), a new site's other links are fetched at scores that know what its first page was. The site
-stays on that probation until one of its pages is judged relevant: a site that has given nothing takes its
-pages one verdict at a time, so a burst of links scored before its last verdict (a parked domain's dozen
-"related" links, session 45) cannot all be out at once. Only for a strategy that asks (Strategy.probation):
+stays on that probation until one of its pages is judged relevant and is credible as a source (its content
+plausible and new: focused.pages.credibility): a site that has given nothing takes its pages one verdict at a
+time, so a burst of links scored before its last verdict (a parked domain's dozen "related" links, session 45)
+cannot all be out at once. A relevant verdict alone is not enough: a farm of text spun from real pages fools
+the classifier (0.56-0.95 on the local web) but repeats what the crawl has read, and its first believed page
+used to free it to a burst late in a crawl (session 48). Only for a strategy that asks (Strategy.probation):
 a baseline's (bfs, lexical) order must owe nothing to the classifier, so its sites are held for their first
 request only (session 46: the demo's breadth-first harvest rose from 22% to 36% under probation). A site is
 a registrable domain (focused.frontier.urls.site_of), as a strategy's budgets are.
@@ -19,7 +22,7 @@ from typing import NamedTuple
 
 from focused.frontier.urls import site_of
 
-VERDICT = "focused_relevant"  # response.meta: the spider's verdict on the page, which ends its site's probation
+VERDICT = "focused_relevant"  # response.meta: the page is relevant and credible, which ends its site's probation
 LOOK_TTL = 120.0  # seconds a look may hold its site: one whose end no signal reported must not hold it forever
 
 
@@ -32,11 +35,11 @@ class Look(NamedTuple):
 
 
 class Probation:
-    """The sites with a relevant page, and each other site's one request out."""
+    """The sites with a relevant, credible page, and each other site's one request out."""
 
     def __init__(self, until_relevant: bool = True) -> None:
         self.until_relevant = until_relevant  # False: a site is free once its first request is done with
-        self.proven: set[str] = set()  # sites with a page judged relevant (or, if not until_relevant, any done)
+        self.proven: set[str] = set()  # sites with a page that proves them (or, if not until_relevant, any done)
         self.looking: dict[str, Look] = {}  # a site on probation -> its request out
         self.sites: dict[int, str] = {}  # a look's record -> its site: every finished request asks, in one look-up
 
@@ -53,12 +56,12 @@ class Probation:
             self.looking[site] = Look(seq, host, now)
             self.sites[seq] = site
 
-    def finished(self, seq: int, relevant: bool) -> str | None:
+    def finished(self, seq: int, proves: bool) -> str | None:
         """The record is done with: if it was a look at a site on probation, the site may take its next request,
-        and is off probation if the page was relevant; returns its host."""
+        and is off probation if the page proves it (relevant and credible: VERDICT); returns its host."""
         site = self.sites.pop(seq, None)
         if site is None:
             return None
-        if relevant or not self.until_relevant:
+        if proves or not self.until_relevant:
             self.proven.add(site)
         return self.looking.pop(site).host

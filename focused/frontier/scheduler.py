@@ -417,12 +417,12 @@ class FocusedScheduler:
         if REVISIT in request.meta:
             self.collection.ended(request.meta.get("redirect_urls", [request.url])[0])
 
-    def _finished(self, seq: int | None, relevant: bool = False) -> None:
+    def _finished(self, seq: int | None, proves: bool = False) -> None:
         """A handed-out request is done with: the journal and a shared frontier's claims forget it."""
         if seq is None:
             return
         self.outstanding.discard(seq)
-        if self.probation is not None and (host := self.probation.finished(seq, relevant)) is not None:
+        if self.probation is not None and (host := self.probation.finished(seq, proves)) is not None:
             self._release(host, 0.0, None)  # its site's look is done with: the host may take its next request now
             self._look_again(monotonic(), 0.0)
         if seq in self.unjudged:

@@ -53,6 +53,7 @@ POPULAR = frozenset(
     "used so these only than any some each such then what how no new two most first should must do".split()
 )
 FEATURES = ("topic_density", "compression", "popular_words")
+CREDIBLE = 0.5  # a relevant page at least this credible as a source vouches for its site (frontier.probation)
 
 
 def tokens(text: str) -> list[str]:

@@ -20,7 +20,7 @@ import numpy as np
 
 from focused.frontier.evidence import LinkEvidence
 from focused.frontier.mirrors import COPIED
-from focused.pages.credibility import Reading, credible, new_content
+from focused.pages.credibility import CREDIBLE, Reading, credible, new_content
 from focused.pages.extract import Link
 from focused.relevance.audit import Auditor
 from focused.strategies.base import ParentPage, Scored, Strategy
@@ -50,8 +50,14 @@ class PageResult:
     relevant: bool
     scored: list[Scored]
     classifier: float  # the classifier's own probability, before credibility
+    credibility: float = 1.0  # as a source of links: plausibility times new content (focused.pages.credibility)
     disowned: bool = False  # the page is the original of an earlier copy that had been judged relevant
     copy_of: tuple[str, str] | None = None  # (copy, original) when the page and an earlier one are copies
+
+    @property
+    def proves_site(self) -> bool:
+        """Relevant and credible as a source: what ends its site's probation (focused.frontier.probation)."""
+        return self.relevant and self.credibility >= CREDIBLE
 
 
 class ModelWorker:
@@ -168,7 +174,7 @@ class ModelWorker:
         )
         scored = self.strategy.score(parent, job.links)
         copies = self._copies(job, earlier, standing)
-        return PageResult(relevance, relevant, scored, probability, disowned, copies)
+        return PageResult(relevance, relevant, scored, probability, credibility, disowned, copies)
 
     @staticmethod
     def _copies(job: PageJob, earlier: str | None, standing: bool | None) -> tuple[str, str] | None:

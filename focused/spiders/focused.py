@@ -275,7 +275,7 @@ class FocusedSpider(FocusedSettings):
             logger.warning("Skipping page %s that could not be scored: %r", response.url, exc)
             self._skip(response, f"unscorable/{type(exc).__name__}", dead_end=False)
             return
-        response.meta[VERDICT] = result.relevant  # a site's probation ends with a relevant page
+        response.meta[VERDICT] = result.proves_site
         stats.inc_value("focused/pages")
         stats.inc_value("focused/relevant", int(result.relevant) - int(result.disowned))  # a copy judged before
         stats.inc_value("focused/disowned_copies", int(result.disowned))
