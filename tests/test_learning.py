@@ -98,9 +98,10 @@ def test_a_host_that_gives_no_credible_relevant_pages_fades_once_past_its_allowa
     e = strategy.exploration  # one of the two sites found beyond the seed's paid off: (1 + 1) / (2 + 1)
     assert e == pytest.approx(2 / 3)
     assert farm.signals["overspent"] < 0 and farm.score == pytest.approx(sum(farm.signals.values()))
-    assert farm.score == pytest.approx((farm.score - farm.signals["overspent"]) * 4 * e / 10)  # probe 4e, 10th fetch
+    left = 4 * e / 10  # of the allowance, at the 10th fetch: probe 4e
+    assert farm.score == pytest.approx((farm.score - farm.signals["overspent"]) * left**2)
     assert docs.signals["overspent"] == pytest.approx(
-        -(docs.score - docs.signals["overspent"]) * (1 - (4 * e + 4) / 10)
+        -(docs.score - docs.signals["overspent"]) * (1 - ((4 * e + 4) / 10) ** 2)
     )
 
 
@@ -116,7 +117,7 @@ def test_a_host_the_seeds_hardly_vouch_for_gets_a_smaller_allowance():
     farm = strategy.score(page("http://farm/20", 0.9), [Link("http://farm/21", "SQL query", "")])[0]
     factor = strategy.trust.factor("farm")  # the seed's own site vouches for it: its pages' earnings count by √factor
     allowance = 10 * factor + 5 * 21 * factor**0.5  # 21 relevant pages, each fully credible here
-    assert farm.score == pytest.approx((farm.score - farm.signals["overspent"]) * min(1, allowance / 22))
+    assert farm.score == pytest.approx((farm.score - farm.signals["overspent"]) * min(1, allowance / 22) ** 2)
 
 
 def test_a_near_duplicate_promotes_nothing():
@@ -317,7 +318,7 @@ def test_a_site_of_implausible_pages_has_its_probe_shrink():
         (listing,) = strategy.score(ParentPage(f"http://parked/{i}", 1, 0.4, False, credibility=0.05), link)
     assert strategy.sites["parked"].allowance(10, 5, 1.0, 1.0) == pytest.approx(10 * (1 + 4 * 0.05) / 5)
     probe = 10 / 2  # times the payoff of exploring so far: one site found, nothing in it
-    assert listing.score == pytest.approx((listing.score - listing.signals["overspent"]) * probe * 1.2 / 5 / 5)
+    assert listing.score == pytest.approx((listing.score - listing.signals["overspent"]) * (probe * 1.2 / 5 / 5) ** 2)
     (docs,) = strategy.score(page("http://docs/0", 0.0), [Link("http://docs/1", "", "")])
     assert docs.signals["overspent"] == 0  # a site of believed pages keeps its whole probe
 

@@ -6,7 +6,7 @@
                 + w_hub · hub(parent) · p(...)
                 + w_explore · payoff · ½^(fetches from the link's site) · trust · p(...)
     all times alive(link), the chance that the link gives a page (focused/strategies/deadends.py),
-    and min(1, allowance / (pages read + 1)) of the link's site, where
+    and min(1, allowance / (pages read + 1))² of the link's site, where
     allowance = (FOCUSED_HOST_PROBE · payoff · trust + FOCUSED_HOST_YIELD · credible relevant pages · trust') · believed share
     (trust' = √trust for a site a fully trusted site links to, trust otherwise: focused/strategies/trust.py)
     and payoff is the share of the sites found beyond the seeds' that gave a credible relevant page
@@ -78,10 +78,13 @@ are a pay-level domain's (Lee et al. 2008); politeness stays per host.
   look new may be copies of pages not read yet (a repeat of a page on a site it cannot be ranked against
   is no such sign: either may be the copy). A page that turns out to be a copy of a page met later on a
   site that outranks its own (`original`) is disowned: its credit goes back. Past it, every score into the
-  site fades in proportion (the "overspent" signal): a link farm whose pages the classifier
-  half-believes cannot take the budget by sheer size, whatever its text looks like, while a
+  site fades as the square of its share left (the "overspent" signal): a link farm whose pages the
+  classifier half-believes cannot take the budget by sheer size, whatever its text looks like, while a
   site that keeps giving relevant pages keeps its full priority. It is about the site's
-  outcomes, not about any one kind of spam.
+  outcomes, not about any one kind of spam. Squared, because a farm of spun pages earns a little with
+  each page it gives (a third of a page per page on the local web), so its share left settles at 5-10%
+  rather than falling: faded in proportion, its links (topical anchors, believed parents) kept
+  pace with a real site's weak links once the real evidence ran out (session 48).
 - trust is the site's trust from the seeds (after TrustRank, on the site graph: focused/strategies/trust.py)
   against FOCUSED_TRUST_FLOOR: what the classifier believes of a site's pages, and so what
   the site earns, counts only as far as trusted pages vouch for the site by linking to it.
@@ -221,7 +224,7 @@ class Learned(Strategy):
             total = sum(signals.values())
             signals["dead_end"] = -total * (1.0 - self.paths.alive(info["url"]))
             total += signals["dead_end"]
-            signals["overspent"] = -total * (1.0 - self._allowance_left(site, outcomes, trust))
+            signals["overspent"] = -total * (1.0 - self._allowance_left(site, outcomes, trust) ** 2)
             scored.append(Scored(total + signals["overspent"], signals))
         return scored
 
