@@ -106,9 +106,9 @@ def test_focused_beats_lexical_and_breadth_first_and_tunnels(web, run_crawl, set
 @pytest.mark.e2e
 def test_link_farms_get_a_small_share_of_the_budget(adversarial_crawl: Crawl):
     """Two link farms of different construction (stuffed prose, spun pieces of real articles), each reached
-    from one real article's footer. Issue 14 asks under 1%: measured 2 to 9 pages of about 380
-    (docs/design.md, "Credibility", and docs/benchmarks.md), taken at the end of the budget, when every link left scores near
-    nothing. This bound guards the defenses: without host trust the farms took 41 to 74 pages."""
+    from one real article's footer. Issue 14 asks under 1%: measured 0 to 1 page of about 382 in 11 crawls
+    (docs/benchmarks.md, session 48; before it 0 to 26 in 15, taken at the end of the budget, when every link left
+    scores near nothing). This bound guards the defenses: without host trust the farms took 41 to 74 pages."""
     farmed = [url for url in adversarial_crawl.urls if url.split("/")[2] in (adversarial.GUIDES, adversarial.ANSWERS)]
     assert len(adversarial_crawl.urls) >= 0.9 * BUDGET
     assert len(farmed) < 0.04 * len(adversarial_crawl.urls), len(farmed)
