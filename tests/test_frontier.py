@@ -107,21 +107,21 @@ def test_a_new_site_has_one_request_out_until_one_of_its_pages_is_relevant():
     probation.handed_out("docs.example", 1, 0.0)
     assert probation.busy("docs.example", 1.0) and probation.busy("www.docs.example", 1.0)  # one site: one look
     assert not probation.busy("other.example", 1.0)
-    assert probation.finished(2, relevant=True) is None  # not a look
-    assert probation.finished(1, relevant=False) == "docs.example"  # done with: the next request may go
+    assert probation.finished(2, proves=True) is None  # not a look
+    assert probation.finished(1, proves=False) == "docs.example"  # done with: the next request may go
     assert not probation.busy("docs.example", 2.0)
     probation.handed_out("docs.example", 3, 2.0)  # still on probation: one at a time
     assert probation.busy("docs.example", 2.0)
-    assert probation.finished(3, relevant=True) == "docs.example"
+    assert probation.finished(3, proves=True) == "docs.example"
     probation.handed_out("www.docs.example", 4, 3.0)  # off probation: no longer held
-    assert not probation.busy("docs.example", 3.0) and probation.finished(4, relevant=False) is None
+    assert not probation.busy("docs.example", 3.0) and probation.finished(4, proves=False) is None
 
 
 def test_a_baselines_site_is_held_for_its_first_request_only():
     probation = Probation(until_relevant=False)
     probation.handed_out("docs.example", 1, 0.0)
     assert probation.busy("docs.example", 1.0)
-    assert probation.finished(1, relevant=False) == "docs.example"
+    assert probation.finished(1, proves=False) == "docs.example"
     probation.handed_out("docs.example", 2, 2.0)
     assert not probation.busy("docs.example", 2.0)
 
