@@ -1,4 +1,4 @@
-"""A site the crawl has no relevant page from yet gets one request at a time.
+"""A site the crawl has no relevant, credible page from yet gets one request at a time.
 
 The frontier runs ahead of the verdicts (FOCUSED_MAX_UNJUDGED pages), so links into a new site, all scored
 before any page of it was judged, could all be handed out before the first is: on the benchmark's `testing`
