@@ -50,7 +50,7 @@ class PageResult:
     relevant: bool
     scored: list[Scored]
     classifier: float  # the classifier's own probability, before credibility
-    credibility: float = 1.0  # as a source of links: plausibility times new content (focused.pages.credibility)
+    credibility: float  # as a source of links: plausibility times new content (focused.pages.credibility)
     disowned: bool = False  # the page is the original of an earlier copy that had been judged relevant
     copy_of: tuple[str, str] | None = None  # (copy, original) when the page and an earlier one are copies
 
