@@ -33,8 +33,20 @@ def test_a_directory_of_404s_dies_and_its_live_siblings_do_not():
     assert paths.alive("http://h/docs/fr/other.html") == pytest.approx(fr)  # hand-computed: about 0.15
     assert paths.alive("http://h/docs/fr/other.html") < 0.2
     assert paths.alive("http://h/docs/2.4/other.html") > 0.9
-    # a directory not fetched yet is as alive as its parent has been
-    assert paths.alive("http://h/docs/ja/other.html") == pytest.approx(docs)
+    # a directory not fetched yet is as alive as its siblings have been, one vote each, shrunk toward what docs/ was
+    assert paths.alive("http://h/docs/ja/other.html") == pytest.approx((1.0 + 0.0 + PRIOR * host) / (2 + PRIOR))
+
+
+def test_a_dead_region_does_not_condemn_the_rest_of_its_host():
+    """Old links into a path a site no longer has: their 404s are one region's word, not one each."""
+    paths = PathOutcomes()
+    for i in range(16):
+        paths.observe(f"http://h/pandas-docs/stable/page{i}.html", page=False)
+    assert paths.alive("http://h/pandas-docs/stable/other.html") < 0.15
+    assert paths.alive("http://h/docs/user_guide/new.html") == pytest.approx(PRIOR / (1 + PRIOR))
+    for i in range(3):
+        paths.observe(f"http://h/old{i}/page.html", page=False)
+    assert paths.alive("http://h/docs/user_guide/new.html") == pytest.approx(PRIOR / (4 + PRIOR))
 
 
 def test_one_broken_link_does_not_condemn_a_directory():

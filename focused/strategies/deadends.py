@@ -7,8 +7,13 @@ URL space. On the benchmark web one such region (Apache's links to its translati
 relevant page inherits its relevance whether or not the link works. A fetch is worth its
 page times the chance that there is a page, and that chance is estimated where the
 evidence is: the outcomes of the fetches under each directory of the URL's path, each
-directory's estimate shrunk toward its parent's (a new directory of a host is as alive
-as the host has been; a directory whose every fetch was a 404 is dead after a few).
+directory's estimate shrunk toward its parent's (a directory whose every fetch was a 404 is
+dead after a few). A directory not fetched yet is as alive as its parent's other directories
+have been, each directory one vote, not each fetch: since broken links come in regions, sixteen
+404s under one old path are one region's word, not sixteen. Pooled by fetches, the benchmark
+web's old links into pandas.pydata.org/pandas-docs/ (16 404s in the first seconds of a crawl)
+made its live /docs/ look dead, and the site holding most of a topic's pages waited 400 to 1,300
+pages behind links worth a tenth of its one live link (docs/benchmarks.md, session 49).
 """
 
 from __future__ import annotations
@@ -30,25 +35,40 @@ def directories(url: str) -> list[str]:
 
 
 class PathOutcomes:
-    """Fetches and pages per directory (plain dicts: JOBDIR pickles them with the strategy)."""
+    """Fetches and pages per directory, and per directory its subdirectories' count and summed shares of fetches
+    that gave a page (plain dicts: JOBDIR pickles them)."""
 
     def __init__(self) -> None:
         self.fetched: dict[str, int] = {}
         self.pages: dict[str, int] = {}
+        self.subdirectories: dict[str, int] = {}
+        self.shares: dict[str, float] = {}  # kept as fetches come: a generated URL space has thousands
 
     def observe(self, url: str, page: bool) -> None:
         """A fetch of `url` gave a page (or a redirect to one), or nothing (an HTTP error, no HTML)."""
+        parent = None
         for directory in directories(url):
-            self.fetched[directory] = self.fetched.get(directory, 0) + 1
-            self.pages[directory] = self.pages.get(directory, 0) + page
+            fetched, pages = self.fetched.get(directory, 0), self.pages.get(directory, 0)
+            self.fetched[directory], self.pages[directory] = fetched + 1, pages + page
+            if parent is not None:
+                self.subdirectories[parent] = self.subdirectories.get(parent, 0) + (not fetched)
+                before = pages / fetched if fetched else 0.0
+                self.shares[parent] = self.shares.get(parent, 0.0) + (pages + page) / (fetched + 1) - before
+            parent = directory
 
     def alive(self, url: str) -> float:
         """The chance that a fetch of `url` gives a page: 1 on a host never fetched, then each directory's
-        share of fetches that gave one, smoothed toward its parent's."""
-        estimate = 1.0
+        share of fetches that gave one, smoothed toward its parent's; a directory never fetched, its siblings'."""
+        estimate, prior, parent = 1.0, 1.0, None
         for directory in directories(url):
             fetched = self.fetched.get(directory, 0)
             if not fetched:
-                break
-            estimate = (self.pages[directory] + PRIOR * estimate) / (fetched + PRIOR)
+                return self._new_subdirectory(parent, prior) if parent is not None else estimate
+            prior, parent = estimate, directory
+            estimate = (self.pages[directory] + PRIOR * prior) / (fetched + PRIOR)
         return estimate
+
+    def _new_subdirectory(self, parent: str, prior: float) -> float:
+        """A directory of `parent` never fetched: the mean of its fetched siblings' shares, smoothed toward the
+        prior `parent`'s own estimate was (not toward the parent's pooled share: that is its busiest sibling's)."""
+        return (self.shares.get(parent, 0.0) + PRIOR * prior) / (self.subdirectories.get(parent, 0) + PRIOR)
