@@ -12,7 +12,7 @@ dead after a few). A directory not fetched yet is as alive as its parent's other
 have been, each directory one vote, not each fetch: since broken links come in regions, sixteen
 404s under one old path are one region's word, not sixteen. Pooled by fetches, the benchmark
 web's old links into pandas.pydata.org/pandas-docs/ (16 404s in the first seconds of a crawl)
-made its live /docs/ look dead, and the site holding most of a topic's pages waited 400 to 1,300
+made its live /docs/ look dead, and the site holding most of a topic's pages waited 300 to 1,400
 pages behind links worth a tenth of its one live link (docs/benchmarks.md, session 49).
 """
 
