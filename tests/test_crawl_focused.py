@@ -57,7 +57,8 @@ def test_focused_beats_lexical_and_breadth_first_and_tunnels(web, run_crawl, set
     relevant pages, 6 of them 5 or fewer, so that a fifth of suite runs would fail this test (one CI run did); at
     500, 16 crawls of 17 read 31 to 93, the 17th found the index at page 411 (docs/benchmarks.md, session 50).
     Lexical's harvest at 500 pages is 0.36 and breadth-first's 0.21, each within about 0.01 between runs; the
-    focused crawls' 0.52 to 0.57, 0.37 in that 17th. Until session 40 the harvest also hung on whether mirror.example or its original was read first."""
+    focused crawls' 0.52 to 0.57, 0.37 in that 17th. Until session 40 the harvest also hung on whether
+    mirror.example or its original was read first."""
     focused = ("focused", "focused-2", "focused-3")
     longer = {**settings, "CLOSESPIDER_PAGECOUNT": TUNNEL_BUDGET}
     audited = {**longer, "FOCUSED_AUDIT_SHARE": 0.1}  # the default, which the suite's crawls leave off (conftest)
