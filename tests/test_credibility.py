@@ -69,6 +69,22 @@ def test_novelty_is_the_share_of_text_not_read_before_and_says_where_the_rest_wa
     assert index.read("http://d/1", shingles("too short to tell")) == Reading()
 
 
+def test_a_short_page_is_judged_from_all_its_5_grams():
+    def stub(name: str) -> str:  # one of a generated API reference's pages: a method of each of many classes
+        return (
+            f"{name}.rollback() Roll provided date backward to next offset only if not on offset. Rolled "
+            f"timestamp if not on offset, otherwise unchanged timestamp. previous {name}.is_year_start next "
+            f"{name}.rollforward"
+        )
+
+    index = NoveltyIndex()
+    assert index.read("http://a/DateOffset.rollback", shingles(stub("DateOffset"))) == Reading(1.0)
+    reading = index.read("http://a/BusinessDay.rollback", shingles(stub("BusinessDay")))
+    assert reading.novelty < 0.5 and reading.source == "http://a/DateOffset.rollback"
+    long = " ".join(f"word{i}" for i in range(400))
+    assert len(shingles(long)) < len(long.split()) / 4  # a long page keeps a sample: memory stays small
+
+
 def test_an_implausible_page_is_as_uncertain_as_the_prior():
     assert credible(0.9, 1.0, 0.2) == pytest.approx(0.9)
     assert credible(0.9, 0.0, 0.2) == pytest.approx(0.2)

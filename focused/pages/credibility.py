@@ -17,7 +17,7 @@ generated the page temper the verdict before anything learns from it:
   pages 0.0 to 0.12 (docs/design.md, "Credibility"). A page below the positive examples' median is
   believed in proportion.
 - novelty: the share of the page's word 5-grams the crawl has not seen before (a sample of
-  them, chosen by hash, so the memory stays small). Spun text, copies and page variants
+  them, chosen by hash, so the memory stays small; all of them on a page too short for a sample). Spun text, copies and page variants
   repeat what the crawl has read: they are not *new* relevant pages. Which of two copies is
   the original is not which came first: a copy met before its original would take the
   original's credit, so the index remembers where each 5-gram was first read, and the
@@ -38,7 +38,7 @@ WORDS = re.compile(r"[a-z0-9]+")
 SHINGLE = 5
 SAMPLE = 8  # keep one 5-gram in SAMPLE, chosen by its hash: the same ones on every page that has them
 MIN_WORDS = 100
-MIN_SHINGLES = 20  # fewer sampled 5-grams than this: too short to tell, novelty 1
+MIN_SHINGLES = 20  # fewer 5-grams than this: too short to tell, novelty 1
 SENTENCES = re.compile(r"(?<=[.!?:])\s+|\n+")
 MIN_SENTENCES = 6  # fewer sentences of 5 words or more: too short to tell, cohesion not judged
 # Content statistics mean little on a short page (a table of identifiers has no common words):
@@ -184,8 +184,13 @@ class NoveltyIndex:
 
 
 def sampled_shingles(words: list[str]) -> frozenset[int]:
+    """One 5-gram in SAMPLE, or every one where a sample would be too few to tell: a short page is judged too.
+    Generated reference pages (one stub per method of each of 30 classes, the same sentence in each) are
+    short, and read as new they took 800 of a crawl's 2,000 pages (docs/benchmarks.md, session 51)."""
     grams = (" ".join(words[i : i + SHINGLE]).encode() for i in range(len(words) - SHINGLE + 1))
-    return frozenset(h for h in map(zlib.crc32, grams) if h % SAMPLE == 0)
+    every = frozenset(map(zlib.crc32, grams))
+    sample = frozenset(h for h in every if h % SAMPLE == 0)
+    return sample if len(sample) >= MIN_SHINGLES else every
 
 
 def credible(probability: float, plausibility: float, prior: float) -> float:
