@@ -17,11 +17,12 @@ generated the page temper the verdict before anything learns from it:
   pages 0.0 to 0.12 (docs/design.md, "Credibility"). A page below the positive examples' median is
   believed in proportion.
 - novelty: the share of the page's word 5-grams the crawl has not seen before (a sample of
-  them, chosen by hash, so the memory stays small; all of them on a page too short for a sample). Spun text, copies and page variants
-  repeat what the crawl has read: they are not *new* relevant pages. Which of two copies is
-  the original is not which came first: a copy met before its original would take the
-  original's credit, so the index remembers where each 5-gram was first read, and the
-  strategy gives the credit to the page on the site more trusted from the seeds.
+  them, chosen by hash, so the memory stays small; all of them on a page too short for a
+  sample). Spun text, copies and page variants repeat what the crawl has read: they are not
+  *new* relevant pages. Which of two copies is the original is not which came first: a copy
+  met before its original would take the original's credit, so the index remembers where each
+  5-gram was first read, and the strategy gives the credit to the page on the site more trusted
+  from the seeds.
 """
 
 from __future__ import annotations
@@ -185,8 +186,8 @@ class NoveltyIndex:
 
 def sampled_shingles(words: list[str]) -> frozenset[int]:
     """One 5-gram in SAMPLE, or every one where a sample would be too few to tell: a short page is judged too.
-    Generated reference pages (one stub per method of each of 30 classes, the same sentence in each) are
-    short, and read as new they took 800 of a crawl's 2,000 pages (docs/benchmarks.md, session 51)."""
+    A generated reference's stubs (a page per method of each of about 40 classes, the same sentence in each)
+    are short, and read as new they drew 800 of a crawl's 2,000 pages (docs/benchmarks.md, session 51)."""
     grams = (" ".join(words[i : i + SHINGLE]).encode() for i in range(len(words) - SHINGLE + 1))
     every = frozenset(map(zlib.crc32, grams))
     sample = frozenset(h for h in every if h % SAMPLE == 0)
