@@ -189,9 +189,9 @@ def sampled_shingles(words: list[str]) -> frozenset[int]:
     A generated reference's stubs (a page per method of each of about 40 classes, the same sentence in each)
     are short, and read as new they drew 800 of a crawl's 2,000 pages (docs/benchmarks.md, session 51)."""
     grams = (" ".join(words[i : i + SHINGLE]).encode() for i in range(len(words) - SHINGLE + 1))
-    every = frozenset(map(zlib.crc32, grams))
-    sample = frozenset(h for h in every if h % SAMPLE == 0)
-    return sample if len(sample) >= MIN_SHINGLES else every
+    hashes = list(map(zlib.crc32, grams))
+    sample = frozenset(h for h in hashes if h % SAMPLE == 0)
+    return sample if len(sample) >= MIN_SHINGLES else frozenset(hashes)
 
 
 def credible(probability: float, plausibility: float, prior: float) -> float:
