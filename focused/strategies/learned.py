@@ -373,11 +373,10 @@ class Learned(Strategy):
         the context graph's (0 until it has)."""
         learned = min(self.outcomes) >= self.warmup
         X = self._link_matrix(infos, parents) if learned or self.lead_model else None
+        texts = [f"{i['anchor']} {i['context']} {url_words(i['url'])}" for i in infos]
+        p = np.clip(2 * self.similarity(texts), 0, 1)
         if learned:
-            p = self.link_model.predict_proba(X)[:, 1]
-        else:
-            texts = [f"{i['anchor']} {i['context']} {url_words(i['url'])}" for i in infos]
-            p = np.clip(2 * self.similarity(texts), 0, 1)
+            p = (p + self.link_model.predict_proba(X)[:, 1]) / 2
         v = self.lead_model.predict_proba(X)[:, 1] if self.lead_model else np.zeros(len(infos))
         return p, v
 
