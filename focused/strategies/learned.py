@@ -16,7 +16,8 @@ A site is a registrable domain (focused.frontier.urls.site_of): whoever register
 number of hosts under it, so exploration, budget and trust are a site's, as IRLbot's budgets
 are a pay-level domain's (Lee et al. 2008); politeness stays per host.
 
-- p(...) is an online logistic model (SGD) trained on the crawl's own outcomes: the link
+- p(...) is the mean of the link's lexical similarity to the profile (twice the cosine, at most 1) and an
+  online logistic model (SGD) trained on the crawl's own outcomes: the link
   that led to each fetched page is an example, with a soft label: the page's credible
   relevance times its novelty (focused/pages/credibility.py), so an uncertain verdict teaches
   as little as it is worth, a near-duplicate teaches "nothing new" and so does a link that
@@ -24,7 +25,10 @@ are a pay-level domain's (Lee et al. 2008); politeness stays per host.
   similarity to the profile, the distance since the last relevant ancestor, the parent's
   relevance and the target site's smoothed rate of new relevant content (the same soft labels,
   summed). Until it has seen FOCUSED_LINK_WARMUP pages of each class, the lexical similarity
-  alone stands in for it.
+  alone stands in for it. The profile's words stay half of the evidence after: the model learns
+  from the links the crawl chose to follow, and on its own it buried links whose anchors say what
+  the user asked for (a link "Time series / date functionality", lexical similarity 0.61, at
+  p = 0.02 for 840 responses: docs/benchmarks.md, session 51).
 - c(parent) is the parent's credibility as a source: the plausibility of its content times
   its novelty (focused/pages/credibility.py). A page stuffed with the topic's words, or text spun
   from pages already read, does not get to vouch for its own links with topical anchors:
@@ -369,8 +373,8 @@ class Learned(Strategy):
         ]
 
     def _link_values(self, infos: list[LinkEvidence], parents: list[int]) -> tuple[np.ndarray, np.ndarray]:
-        """p(link), the link classifier's (lexical similarity until it has learned enough), and v(link),
-        the context graph's (0 until it has)."""
+        """p(link), the mean of the lexical similarity and the link classifier's (the lexical alone until it
+        has learned enough), and v(link), the context graph's (0 until it has)."""
         learned = min(self.outcomes) >= self.warmup
         X = self._link_matrix(infos, parents) if learned or self.lead_model else None
         texts = [f"{i['anchor']} {i['context']} {url_words(i['url'])}" for i in infos]
