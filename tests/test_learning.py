@@ -8,6 +8,7 @@ from scrapy.settings import Settings
 from focused import settings as project_settings
 from focused.pages.extract import Link
 from focused.profile import Profile
+from focused.relevance.similarity import url_words
 from focused.strategies import ParentPage
 from focused.strategies.base import Scored
 from focused.strategies.crawlgraph import CrawlGraph
@@ -176,6 +177,22 @@ def test_the_link_classifier_learns_from_outcomes_and_rescoring_uses_it():
     ]
     good, bad = strategy.rescore(infos)
     assert good.signals["link"] > bad.signals["link"]
+
+
+def test_the_profiles_words_stay_half_the_link_evidence_once_the_link_classifier_has_learned():
+    """Taught only by the links the crawl chose, the link model can bury an anchor that names the topic: the
+    lexical similarity stays half of p, and the outcomes move the other half."""
+    strategy = Learned(PROFILE, settings(FOCUSED_RESCORE_INTERVAL=20, FOCUSED_LINK_WARMUP=5))
+    strategy.score(page("http://s/", 0.0), [])
+    for i in range(40):  # links under /good/ led to relevant pages, under /bad/ to irrelevant ones
+        good = i % 2 == 0
+        url = f"http://s/{'good' if good else 'bad'}/{i}"
+        strategy.score(page(url, 0.9 if good else 0.1, parent_url="http://s/"), [])
+    info = {"url": "http://s/bad/new", "context": "", "parent_url": "http://s/", "parent_relevance": 0.0}
+    plain, topical = strategy.rescore([{**info, "anchor": "next page"}, {**info, "anchor": "sql query"}])
+    lexical = min(1.0, 2 * float(strategy.similarity([f"sql query  {url_words(info['url'])}"])[0]))
+    assert topical.signals["link"] >= strategy.weights["link"] * lexical / 2 > plain.signals["link"]
+    assert topical.signals["link"] < strategy.weights["link"] * lexical  # what the outcomes taught still counts
 
 
 def test_exploration_goes_to_sites_the_crawl_has_barely_sampled():
