@@ -157,13 +157,19 @@ def test_the_context_graph_keeps_the_link_evidence_of_its_window_only(monkeypatc
     assert all(row is not None for row in strategy.arrival_rows[36:60]) and strategy.lead_model is not None
 
 
-def test_the_link_classifier_learns_from_outcomes_and_rescoring_uses_it():
+def taught_good_and_bad_paths() -> Learned:
+    """A strategy whose link model has learned that links under /good/ lead to relevant pages, under /bad/ not."""
     strategy = Learned(PROFILE, settings(FOCUSED_RESCORE_INTERVAL=20, FOCUSED_LINK_WARMUP=5))
     strategy.score(page("http://s/", 0.0), [])
-    for i in range(40):  # links under /good/ lead to relevant pages, under /bad/ to irrelevant ones
+    for i in range(40):
         good = i % 2 == 0
         url = f"http://s/{'good' if good else 'bad'}/{i}"
         strategy.score(page(url, 0.9 if good else 0.1, parent_url="http://s/"), [])
+    return strategy
+
+
+def test_the_link_classifier_learns_from_outcomes_and_rescoring_uses_it():
+    strategy = taught_good_and_bad_paths()
     assert strategy.version >= 1 and min(strategy.outcomes) >= 5
     infos = [
         {
@@ -182,12 +188,7 @@ def test_the_link_classifier_learns_from_outcomes_and_rescoring_uses_it():
 def test_the_profiles_words_stay_half_the_link_evidence_once_the_link_classifier_has_learned():
     """Taught only by the links the crawl chose, the link model can bury an anchor that names the topic: the
     lexical similarity stays half of p, and the outcomes move the other half."""
-    strategy = Learned(PROFILE, settings(FOCUSED_RESCORE_INTERVAL=20, FOCUSED_LINK_WARMUP=5))
-    strategy.score(page("http://s/", 0.0), [])
-    for i in range(40):  # links under /good/ led to relevant pages, under /bad/ to irrelevant ones
-        good = i % 2 == 0
-        url = f"http://s/{'good' if good else 'bad'}/{i}"
-        strategy.score(page(url, 0.9 if good else 0.1, parent_url="http://s/"), [])
+    strategy = taught_good_and_bad_paths()
     info = {"url": "http://s/bad/new", "context": "", "parent_url": "http://s/", "parent_relevance": 0.0}
     plain, topical = strategy.rescore([{**info, "anchor": "next page"}, {**info, "anchor": "sql query"}])
     lexical = min(1.0, 2 * float(strategy.similarity([f"sql query  {url_words(info['url'])}"])[0]))
