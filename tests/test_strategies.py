@@ -7,6 +7,7 @@ from scrapy.settings import Settings
 from focused import settings as project_settings
 from focused.pages.extract import Link
 from focused.profile import Profile
+from focused.relevance.similarity import TopicSimilarity, url_words
 from focused.strategies import ParentPage
 from focused.strategies.bfs import BreadthFirst
 from focused.strategies.lexical import Lexical
@@ -49,3 +50,14 @@ def test_breadth_first_scores_by_depth():
     shallow = bfs.score(ParentPage("http://a/", 0, 0.0, False), LINKS)
     deep = bfs.score(ParentPage("http://a/x", 3, 0.0, False), LINKS)
     assert shallow[0].score == -1 and deep[0].score == -4 and bfs.seed("http://a/").score == 0
+
+
+def test_a_links_whole_text_is_as_similar_as_its_parts_joined():
+    """The fourth row adds up the parts' word counts instead of counting the joined text again."""
+    similarity = TopicSimilarity(PROFILE)
+    rows = similarity.links([k.anchor for k in LINKS], [k.context for k in LINKS], [k.url for k in LINKS])
+    joined = similarity([f"{k.anchor} {k.context} {url_words(k.url)}" for k in LINKS])
+    assert rows.shape == (4, 2) and rows[3, 0] > rows[3, 1] > -1e-12
+    assert abs(rows[3] - joined).max() < 1e-12
+    parts = [[k.anchor for k in LINKS], [k.context for k in LINKS], [url_words(k.url) for k in LINKS]]
+    assert abs(rows[:3] - [similarity(texts) for texts in parts]).max() < 1e-12

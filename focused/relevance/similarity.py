@@ -6,7 +6,9 @@ import re
 from collections.abc import Sequence
 
 import numpy as np
+from scipy import sparse
 from sklearn.feature_extraction.text import HashingVectorizer
+from sklearn.preprocessing import normalize
 
 from focused.profile import Profile
 
@@ -17,22 +19,32 @@ class TopicSimilarity:
     """Cosine similarity of texts to the profile's description and keywords.
 
     A stateless HashingVectorizer: nothing to fit, any vocabulary, one sparse product per batch. The query is
-    a dense vector: a sparse column would be converted to rows (2^20 of them) on every product.
+    a dense vector: a sparse column would be converted to rows (2^20 of them) on every product. Texts are
+    counted unnormalized, so that the counts of a link's parts add up to those of its whole text.
     """
 
     def __init__(self, profile: Profile, keyword_weight: int = 3):
-        self.vectorizer = HashingVectorizer(stop_words="english", alternate_sign=False, norm="l2")
+        self.vectorizer = HashingVectorizer(stop_words="english", alternate_sign=False, norm=None)
         query = profile.description + (" " + " ".join(profile.keywords)) * keyword_weight
-        self.query = self.vectorizer.transform([query]).toarray().ravel()
+        self.query = normalize(self.vectorizer.transform([query])).toarray().ravel()
 
     def __call__(self, texts: Sequence[str]) -> np.ndarray:
         if not texts:
             return np.zeros(0)
-        return np.asarray(self.vectorizer.transform(texts) @ self.query).ravel()
+        return self._cosines(self.vectorizer.transform(texts))
 
     def links(self, anchors: Sequence[str], contexts: Sequence[str], urls: Sequence[str]) -> np.ndarray:
-        """Similarities of links' anchors, surrounding words and URL words: rows in that order."""
-        return self([*anchors, *contexts, *(url_words(u) for u in urls)]).reshape(3, len(urls))
+        """Similarities of links' anchors, surrounding words, URL words and of the three together: rows in
+        that order. The whole's counts are the sum of its parts', so it costs no second pass over the words."""
+        if not urls:
+            return np.zeros((4, 0))
+        n = len(urls)
+        counts = self.vectorizer.transform([*anchors, *contexts, *(url_words(u) for u in urls)])
+        whole = counts[:n] + counts[n : 2 * n] + counts[2 * n :]
+        return self._cosines(sparse.vstack([counts, whole], format="csr")).reshape(4, n)
+
+    def _cosines(self, counts: sparse.csr_matrix) -> np.ndarray:
+        return np.asarray(normalize(counts) @ self.query).ravel()
 
 
 class KeywordCoverage:

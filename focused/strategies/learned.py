@@ -322,7 +322,7 @@ class Learned(Strategy):
     def _learn(self) -> None:
         if self.pending:
             infos = [info for info, _ in self.pending]
-            X = self._link_matrix(infos, self._parents(infos))
+            X = self._link_matrix(infos, self._parents(infos), self._similarities(infos))
             soft = np.array([self.graph.relevance[n] if n is not None else 0.0 for _, n in self.pending])
             X2, y, weight = soft_examples(X, soft)
             for _ in range(EPOCHS):
@@ -376,9 +376,9 @@ class Learned(Strategy):
         """p(link), the mean of the lexical similarity and the link classifier's (the lexical alone until it
         has learned enough), and v(link), the context graph's (0 until it has)."""
         learned = min(self.outcomes) >= self.warmup
-        X = self._link_matrix(infos, parents) if learned or self.lead_model else None
-        texts = [f"{i['anchor']} {i['context']} {url_words(i['url'])}" for i in infos]
-        p = np.clip(2 * self.similarity(texts), 0, 1)
+        sims = self._similarities(infos)
+        X = self._link_matrix(infos, parents, sims) if learned or self.lead_model else None
+        p = np.clip(2 * sims[3], 0, 1)
         if learned:
             p = (p + self.link_model.predict_proba(X)[:, 1]) / 2
         v = self.lead_model.predict_proba(X)[:, 1] if self.lead_model else np.zeros(len(infos))
@@ -389,10 +389,11 @@ class Learned(Strategy):
         outcomes = self._site(site_of(host_of(url)))
         return (outcomes.new_relevant + 1) / (outcomes.fetched + 2)
 
-    def _link_matrix(self, infos: list[LinkEvidence], parents: list[int]) -> sparse.csr_matrix:
+    def _link_matrix(self, infos: list[LinkEvidence], parents: list[int], sims: np.ndarray) -> sparse.csr_matrix:
         """Hashed words of anchor (a:), context (c:) and URL (u:), distance since a relevant
         ancestor (d:), parent relevance, the target host's rate of relevant new pages, and the
-        words' similarity to the profile."""
+        similarities of anchor, context and URL words to the profile: evidence that carries over to words the
+        link model has not seen yet."""
         texts = []
         for info, parent in zip(infos, parents):
             distance = min(self.graph.distance[parent], LAYERS - 1) if parent >= 0 else LAYERS - 1
@@ -406,14 +407,13 @@ class Learned(Strategy):
             [
                 self.link_features.transform(texts),
                 sparse.csr_matrix(numbers),
-                sparse.csr_matrix(self._similarities(infos).T),
+                sparse.csr_matrix(sims[:3].T),
             ],
             format="csr",  # row blocks stacked directly: no detour through COO and back
         )
 
     def _similarities(self, infos: list[LinkEvidence]) -> np.ndarray:
-        """Similarity of anchor, context and URL words to the profile (3 × links): evidence that carries over
-        to words the link model has not seen yet."""
+        """Similarities to the profile of the links' anchors, contexts, URL words and all three (4 × links)."""
         return self.similarity.links(
             [i.get("anchor", "") for i in infos], [i.get("context", "") for i in infos], [i["url"] for i in infos]
         )
