@@ -55,9 +55,10 @@ def test_breadth_first_scores_by_depth():
 def test_a_links_whole_text_is_as_similar_as_its_parts_joined():
     """The fourth row adds up the parts' word counts instead of counting the joined text again."""
     similarity = TopicSimilarity(PROFILE)
-    rows = similarity.links([k.anchor for k in LINKS], [k.context for k in LINKS], [k.url for k in LINKS])
-    joined = similarity([f"{k.anchor} {k.context} {url_words(k.url)}" for k in LINKS])
+    anchors, contexts, urls = [k.anchor for k in LINKS], [k.context for k in LINKS], [k.url for k in LINKS]
+    rows = similarity.links(anchors, contexts, urls)
+    joined = similarity([f"{a} {c} {url_words(u)}" for a, c, u in zip(anchors, contexts, urls)])
     assert rows.shape == (4, 2) and rows[3, 0] > rows[3, 1] > -1e-12
     assert abs(rows[3] - joined).max() < 1e-12
-    parts = [[k.anchor for k in LINKS], [k.context for k in LINKS], [url_words(k.url) for k in LINKS]]
-    assert abs(rows[:3] - [similarity(texts) for texts in parts]).max() < 1e-12
+    parts = [similarity(anchors), similarity(contexts), similarity([url_words(u) for u in urls])]
+    assert abs(rows[:3] - parts).max() < 1e-12
