@@ -2,8 +2,8 @@
 
 Two link analyses run on it, in batches, never per page:
 - what each page led to (the context graph of Diligenti et al. 2000, as observed values
-  rather than layers): the best relevance among the pages fetched through its links, or a
-  discounted share of the best one link further;
+  rather than layers): the mean relevance of the pages fetched through its links, or a
+  discounted share of the mean one link further;
 - hub scores (HITS, as in Chakrabarti et al. 1999): authorities are weighted by relevance,
   so a hub is a page that links to many relevant pages.
 """
@@ -68,14 +68,15 @@ class CrawlGraph:
         return self.index.get(url_key(url), -1) if url else -1
 
     def lead_values(self, discount: float) -> np.ndarray:
-        """What each fetched page led to, as observed: the best relevance among the pages fetched through
-        its links, or `discount` times the best one link further; -1 where none of its links was followed."""
+        """What each fetched page led to, as observed: the mean relevance of the pages fetched through its
+        links, or `discount` times the mean of what those led to; -1 where none of its links was followed.
+        The mean, not the best: a reference page whose 800 stubs gave one relevant page is not worth a guide
+        whose every link did (`datetime`, session 53)."""
         relevance, parents = np.asarray(self.relevance, dtype=float), np.asarray(self.parents)
-        followed = parents >= 0
-        children = np.full(len(self), -1.0)
-        np.maximum.at(children, parents[followed], relevance[followed])
-        grandchildren = np.full(len(self), -1.0)
-        np.maximum.at(grandchildren, parents[followed], children[followed])
+        followed = np.flatnonzero(parents >= 0)
+        children = _mean_by(parents[followed], relevance[followed], len(self))
+        valued = followed[children[followed] >= 0]
+        grandchildren = _mean_by(parents[valued], children[valued], len(self))
         return np.where(children >= 0, np.maximum(children, discount * grandchildren), -1.0)
 
     def hub_scores(self, iterations: int = 20) -> np.ndarray:
@@ -101,3 +102,10 @@ class CrawlGraph:
                 return np.zeros(n)
             hubs /= top
         return hubs
+
+
+def _mean_by(groups: np.ndarray, values: np.ndarray, n: int) -> np.ndarray:
+    """Mean of values per group 0..n-1; -1 for a group with none."""
+    counts = np.bincount(groups, minlength=n)
+    sums = np.bincount(groups, weights=values, minlength=n)
+    return np.where(counts > 0, sums / np.maximum(counts, 1), -1.0)
