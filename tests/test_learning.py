@@ -85,6 +85,23 @@ def test_the_score_is_the_documented_weighted_sum_of_its_signals():
     assert scored.score == pytest.approx(sum(scored.signals.values()))
 
 
+def test_a_pages_links_inherit_less_of_its_relevance_as_its_followed_links_prove_empty():
+    strategy = vouched(Learned(PROFILE, settings(FOCUSED_RESCORE_INTERVAL=50)), "s")
+    for parent, relevance in (("stubs", 0.0), ("guide", 0.9)):
+        strategy.score(page(f"http://s/{parent}", 0.9), [])
+        for i in range(20):  # what its links led to: 20 pages of nothing new, or 20 relevant pages
+            strategy.score(page(f"http://s/{parent}/{i}", relevance, parent_url=f"http://s/{parent}"), [])
+    while len(strategy.graph) < 50:  # till a batch is learned from
+        strategy.score(page(f"http://s/other{len(strategy.graph)}", 0.0), [])
+    w, prior = strategy.weights["parent"], 10  # PARENT_PRIOR: links' worth of belief in the page's own verdict
+    stubs, guide = (
+        strategy.rescore([{"url": f"{u}/next", "parent_url": u, "anchor": "", "context": "", "parent_relevance": 0.9}])
+        for u in ("http://s/stubs", "http://s/guide")
+    )
+    assert stubs[0].signals["parent"] == pytest.approx(w * 0.9 * prior / (prior + 20))  # drawn toward 0
+    assert guide[0].signals["parent"] == pytest.approx(w * 0.9)  # its links held what it promised
+
+
 def test_a_host_that_gives_no_credible_relevant_pages_fades_once_past_its_allowance():
     strategy = vouched(Learned(PROFILE, settings(FOCUSED_HOST_PROBE=4, FOCUSED_HOST_YIELD=2)), "farm", "docs")
     link = [Link("http://farm/sql-query", "SQL query plans", "how a query runs")]

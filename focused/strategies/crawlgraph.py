@@ -72,12 +72,17 @@ class CrawlGraph:
         links, or `discount` times the mean of what those led to; -1 where none of its links was followed.
         The mean, not the best: a reference page whose 800 stubs gave one relevant page is not worth a guide
         whose every link did (`datetime`, session 53)."""
-        relevance, parents = np.asarray(self.relevance, dtype=float), np.asarray(self.parents)
-        followed = np.flatnonzero(parents >= 0)
-        children = _mean_by(parents[followed], relevance[followed], len(self))
-        valued = followed[children[followed] >= 0]
-        grandchildren = _mean_by(parents[valued], children[valued], len(self))
+        parents = np.asarray(self.parents, dtype=int)
+        children = _mean(*self.followed())
+        valued = np.flatnonzero((parents >= 0) & (children >= 0))
+        grandchildren = _mean(*_count_and_sum(parents[valued], children[valued], len(self)))
         return np.where(children >= 0, np.maximum(children, discount * grandchildren), -1.0)
+
+    def followed(self) -> tuple[np.ndarray, np.ndarray]:
+        """Per page: how many pages were fetched through its links, and their relevance summed."""
+        relevance, parents = np.asarray(self.relevance, dtype=float), np.asarray(self.parents, dtype=int)
+        followed = parents >= 0
+        return _count_and_sum(parents[followed], relevance[followed], len(self))
 
     def hub_scores(self, iterations: int = 20) -> np.ndarray:
         """HITS hub scores in 0..1 on the fetched subgraph, authorities weighted by relevance."""
@@ -104,8 +109,11 @@ class CrawlGraph:
         return hubs
 
 
-def _mean_by(groups: np.ndarray, values: np.ndarray, n: int) -> np.ndarray:
-    """Mean of values per group 0..n-1; -1 for a group with none."""
-    counts = np.bincount(groups, minlength=n)
-    sums = np.bincount(groups, weights=values, minlength=n)
+def _count_and_sum(groups: np.ndarray, values: np.ndarray, n: int) -> tuple[np.ndarray, np.ndarray]:
+    """How many values fall in each group 0..n-1, and their sum."""
+    return np.bincount(groups, minlength=n), np.bincount(groups, weights=values, minlength=n)
+
+
+def _mean(counts: np.ndarray, sums: np.ndarray) -> np.ndarray:
+    """Mean per group; -1 for a group with none."""
     return np.where(counts > 0, sums / np.maximum(counts, 1), -1.0)

@@ -122,6 +122,7 @@ from focused.strategies.trust import SiteTrust
 EPOCHS = 5  # passes of SGD over each batch of new link outcomes
 LEAD_DISCOUNT = 0.5  # what a page two links on is worth, against one that the link's page links to
 LEAD_WINDOW = 20000  # the most recent paths the context graph is refit on
+PARENT_PRIOR = 10  # followed links' worth of belief in a page's verdict, as the prior of what its other links hold
 
 
 def soft_examples(X: sparse.csr_matrix, soft: np.ndarray) -> tuple[sparse.csr_matrix, np.ndarray, np.ndarray]:
@@ -180,6 +181,7 @@ class Learned(Strategy):
         self._let_go = 0  # pages before this one no longer keep their arrival row
         self.credibility: list[float] = []  # per fetched page: its credibility as a source of links
         self.hubs = np.zeros(0)
+        self.followed = (np.zeros(0), np.zeros(0))  # per page: pages fetched through its links, relevance summed
         self.version = 0  # bumped when the models or a site's allowance change: the frontier should be re-scored
         self.left: dict[str, float] = {}  # per site: its allowance left when it last had the frontier re-scored
         self.exploration = 1.0  # what a look at a new site has been worth so far (_update_sites)
@@ -220,7 +222,7 @@ class Learned(Strategy):
             evidence = float(p) * self._credibility(parent)
             signals = {
                 "link": w["link"] * evidence,
-                "parent": w["parent"] * float(info.get("parent_relevance") or 0.0),
+                "parent": w["parent"] * self._inherited(parent, float(info.get("parent_relevance") or 0.0)),
                 "context_graph": w["context_graph"] * float(v) * self._credibility(parent),
                 "hub": w["hub"] * evidence * (float(self.hubs[parent]) if 0 <= parent < len(self.hubs) else 0.0),
                 "explore": w["explore"] * self._payoff(site) * 0.5**outcomes.fetched * trust * float(p),
@@ -254,6 +256,15 @@ class Learned(Strategy):
         if left <= before / 2 or left > before:
             self.left[site] = left
             self.version += int(left < before)
+
+    def _inherited(self, parent: int, relevance: float) -> float:
+        """What a page's links inherit: its relevance, drawn toward that of the pages its links led to so far. A
+        reference page whose followed stubs held nothing new stops lending its verdict to the hundreds left
+        (`datetime`'s offsets stubs, session 53), as a guide whose links held what it promised keeps lending it."""
+        counts, sums = self.followed
+        if not 0 <= parent < len(counts):
+            return relevance
+        return float(PARENT_PRIOR * relevance + sums[parent]) / (PARENT_PRIOR + counts[parent])
 
     def _credibility(self, parent: int) -> float:
         return self.credibility[parent] if parent >= 0 else 1.0
@@ -340,6 +351,7 @@ class Learned(Strategy):
             self._fit_lead_model()
         if self.weights["hub"]:
             self.hubs = self.graph.hub_scores()
+        self.followed = self.graph.followed()
         self._update_sites()
         self.version += 1
 
