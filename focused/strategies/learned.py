@@ -1,7 +1,7 @@
 """The learned strategy: link classifier, context graph and hub scores, learning as it crawls.
 
     score(link) = w_link · p(relevant | anchor, words around, URL words, parent relevance, distance) · c(parent)
-                + w_parent · relevance(parent)
+                + w_parent · inherited(parent)
                 + w_context_graph · v(link) · c(parent)
                 + w_hub · hub(parent) · p(...)
                 + w_explore · payoff · ½^(fetches from the link's site) · trust · p(...)
@@ -37,9 +37,12 @@ are a pay-level domain's (Lee et al. 2008); politeness stays per host.
   counted twice, the novelty of a navigation page (repetitive by nature) starved the pages
   behind it (docs/benchmarks.md: the tunneling runs); so did its plausibility, on the local
   web (session 28: the harvest fell to lexical's in 4 runs of 4).
+- inherited(parent) is that relevance as a prior worth PARENT_PRIOR followed links, drawn toward the
+  relevance of the pages fetched through the parent's links so far: the links of a reference page whose
+  followed stubs held nothing new stop inheriting its verdict (docs/benchmarks.md, session 54).
 - v(...) is the context graph (Diligenti et al. 2000) per link, learned from the paths the
-  crawl observed: the value of what the link's page led to, the best credible relevance
-  among the pages fetched through its links, or half the best one link further (a discounted
+  crawl observed: the value of what the link's page led to, the mean credible relevance
+  of the pages fetched through its links, or half that mean one link further (a discounted
   future reward, two steps deep, as Rennie & McCallum 1999 learn it). A logistic model on the
   link's own features (those of p), refit every batch on the pages whose links have been
   followed. p says "this link is relevant", v says "this link leads to relevant pages": it
