@@ -77,7 +77,7 @@ def test_a_scrapy_project_enables_focused_with_one_setting(web, tmp_path):
     assert evaluated.returncode == 0, evaluated.stderr[-2000:]
     # The labels' verdict, not the crawl's quality: one crawl of 60 pages has found as few as 9 relevant ones, so
     # tests/test_crawl_focused.py judges the ordering on the mean of three crawls of 500.
-    fetched_relevant = {item["url"] for item in run.items} & set(labels.read_text().split())
+    fetched_relevant = set(run.urls) & set(labels.read_text().split())
     assert json.loads(evaluated.stdout)["relevant_fetched"] == len(fetched_relevant) > 0
 
     broken = scrapy(project, "crawl", "focused", "-a", "profile=profiles/missing.toml")
