@@ -28,7 +28,6 @@ from typing import Any
 import numpy as np
 from scrapy.http import HtmlResponse
 from sklearn.calibration import CalibratedClassifierCV
-from sklearn.feature_extraction.text import TfidfVectorizer
 from sklearn.linear_model import LogisticRegression
 from sklearn.metrics import f1_score, precision_score, recall_score, roc_auc_score
 from sklearn.model_selection import StratifiedKFold, cross_val_predict
@@ -40,6 +39,7 @@ from focused.pages.extract import extract
 from focused.profile import Profile
 from focused.relevance.classifier import card_path, page_text, sha256
 from focused.relevance.embedding import MODEL_NAME, SentenceEmbedder
+from focused.relevance.words import tfidf_features
 
 MIN_PER_CLASS = 5
 # Seconds a crawl spends on a page besides classifying it (fetch, extraction, link scoring), as
@@ -122,8 +122,7 @@ def head() -> CalibratedClassifierCV:
 
 
 def tfidf_pipeline() -> Pipeline:
-    vectorizer = TfidfVectorizer(sublinear_tf=True, ngram_range=(1, 2), stop_words="english", max_features=50_000)
-    return Pipeline([("tfidf", vectorizer), ("clf", head())])
+    return Pipeline([("words", tfidf_features()), ("clf", head())])
 
 
 def evaluate(kind: str, texts: list[str], y: np.ndarray, show_progress: bool) -> tuple[Pipeline, dict[str, float]]:
@@ -214,7 +213,7 @@ def save(
 
     directory.mkdir(parents=True, exist_ok=True)
     artifact = directory / f"{profile.name}.joblib"
-    joblib.dump(trained.pipeline, artifact)
+    joblib.dump(trained.pipeline, artifact, compress=3)  # hashed weights: mostly zeros
     card = {
         "profile": profile.name,
         "profile_file": str(profile.path),
@@ -247,7 +246,7 @@ def _save_auditor(trained: Trained, artifact: Path) -> dict[str, str] | None:
         return {"model": trained.auditor}
     import joblib
 
-    joblib.dump(trained.pipelines[trained.auditor], artifact)
+    joblib.dump(trained.pipelines[trained.auditor], artifact, compress=3)
     return {"model": trained.auditor, "artifact": artifact.name, "sha256": sha256(artifact)}
 
 

@@ -1,0 +1,29 @@
+"""The TF-IDF classifier's words: a page's words that no example has still count, at a moderate weight."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from focused.relevance.training import tfidf_pipeline
+from focused.relevance.words import UnseenWordsTfidf, tfidf_features
+
+GENERIC = "the string holds text and code; see the url for support"
+POSITIVES = [f"unicode code points and utf-8 encoding {i}: decode bytes to text. {GENERIC}" for i in range(6)]
+NEGATIVES = [f"dataframe {i} columns: group rows, pivot tables and merge indexes of the frame" for i in range(12)]
+
+
+def test_an_unseen_word_weighs_as_a_word_in_half_of_the_examples():
+    examples = ["alpha beta", "alpha gamma", "delta", "epsilon"]
+    weights = tfidf_features().fit(examples).transform(["alpha zeta"]).toarray().ravel()
+    assert np.allclose(weights[weights > 0], 3**-0.5)  # alpha (in 2 of 4), zeta and "alpha zeta" alike
+    counts = tfidf_features()[0].transform(examples)
+    rarer = UnseenWordsTfidf(unseen_share=0.25).fit(counts).idf_
+    assert rarer.max() == rarer[counts.getnnz(axis=0) == 0][0]  # as a word in one of four: beta's weight
+
+
+def test_a_page_of_its_own_vocabulary_is_not_relevant_by_the_generic_words_it_shares():
+    """With the examples' vocabulary both pages were the same vector: only GENERIC's words were kept."""
+    model = tfidf_pipeline().fit(POSITIVES + NEGATIVES, [1] * len(POSITIVES) + [0] * len(NEGATIVES))
+    manual = " ".join(f"migration{i} queryset{i} middleware{i} template{i}" for i in range(40))
+    generic_only, own_manual = model.predict_proba([GENERIC, f"{GENERIC} {manual}"])[:, 1]
+    assert own_manual < generic_only and own_manual < 0.5
