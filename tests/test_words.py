@@ -12,13 +12,15 @@ POSITIVES = [f"unicode code points and utf-8 encoding {i}: decode bytes to text.
 NEGATIVES = [f"dataframe {i} columns: group rows, pivot tables and merge indexes of the frame" for i in range(12)]
 
 
-def test_an_unseen_word_weighs_as_a_word_in_half_of_the_examples():
+def test_an_unseen_word_weighs_as_a_word_in_unseen_share_of_the_examples():
     examples = ["alpha beta", "alpha gamma", "delta", "epsilon"]
-    weights = tfidf_features().fit(examples).transform(["alpha zeta"]).toarray().ravel()
-    assert np.allclose(weights[weights > 0], 3**-0.5)  # alpha (in 2 of 4), zeta and "alpha zeta" alike
-    counts = tfidf_features()[0].transform(examples)
-    rarer = UnseenWordsTfidf(unseen_share=0.25).fit(counts).idf_
-    assert rarer.max() == rarer[counts.getnnz(axis=0) == 0][0]  # as a word in one of four: beta's weight
+    features = tfidf_features().fit(examples)
+    weights = features.transform(["alpha zeta"]).toarray().ravel()
+    assert np.allclose(weights[weights > 0], 3**-0.5)  # alpha is in 2 of 4 examples; zeta and "alpha zeta" in none
+    words = features[0]
+    one_in_four = UnseenWordsTfidf(unseen_share=0.25).fit(words.transform(examples))
+    beta, zeta = one_in_four.idf_[words.transform(["beta", "zeta"]).indices]
+    assert np.isclose(zeta, beta) and zeta > one_in_four.idf_[words.transform(["alpha"]).indices[0]]
 
 
 def test_a_page_of_its_own_vocabulary_is_not_relevant_by_the_generic_words_it_shares():
