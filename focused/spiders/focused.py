@@ -204,6 +204,9 @@ class FocusedSpider(FocusedSettings):
 
     async def start(self) -> AsyncIterator[scrapy.Request]:
         self._resume_strategy()
+        # The crawl's harvest so far, what an implausible page's relevance shrinks to: kept, or a resumed crawl would
+        # judge such pages against its first few (the order after a resume differed from an unbroken crawl's).
+        self.worker.believed = self.state.setdefault("believed", self.worker.believed)
         self.crawler.stats.set_value("focused/estimate/calibration_error", self.calibration_error)
         self.crawler.stats.set_value("focused/estimate/source", self.estimate_source)
         for url in self.profile.seeds:
