@@ -162,7 +162,7 @@ FOCUSED_LEXICAL_INHERIT = 0.3
 FOCUSED_LEXICAL_WEIGHTS = {"anchor": 0.5, "context": 0.2, "url": 0.3}
 # Learned strategy (focused): each signal's weight in the score (see focused/strategies/learned.py;
 # "context_graph" is what a link's page led to, learned from the crawl's paths; "explore" is the bonus
-# of a link into a site not fetched from yet, halved per page fetched there, times the link's own evidence), pages between model
+# of a link into a site not read from yet, halved per page read there), pages between model
 # updates and frontier re-scoring, at most how many queued URLs one re-scoring touches (the best of
 # each host first), and the outcomes of each class the link classifier (and the context graph) must
 # have seen before it counts.

@@ -59,9 +59,7 @@ def page(url: str, relevance: float, parent_url: str | None = None, duplicate: b
 
 
 def bonus(scored: Scored) -> float:
-    """The exploration bonus per unit of the link's own evidence p (its link signal over the link weight: parents of
-    credibility 1), which the bonus is times."""
-    return scored.signals["explore"] / (scored.signals["link"] / settings().getdict("FOCUSED_WEIGHTS")["link"])
+    return scored.signals["explore"]
 
 
 def vouched(strategy: Learned, *sites: str) -> Learned:
@@ -227,15 +225,22 @@ def test_exploration_goes_to_sites_the_crawl_has_barely_sampled():
     assert bonus(subdomain) == pytest.approx(bonus(known))  # a new host of a sampled site is not new
 
 
-def test_a_link_with_no_evidence_gets_no_exploration_bonus():
-    """A look at a new site is worth what the link says is behind it: a footer link with nothing of the topic in it
-    does not outrank the links with evidence."""
-    strategy = vouched(Learned(PROFILE, settings()), "farm.example", "docs.example")
-    footer, topical = strategy.score(
+def test_a_new_sites_bonus_is_spent_by_its_pages_read_not_by_broken_links_or_a_links_words():
+    """The one working link into a site may say nothing of the topic; a site is worth a look until a page of it is
+    read, however many old links into it failed (alive(link) fades those)."""
+    strategy = vouched(Learned(PROFILE, settings()), "new.example", "docs.example")
+    bare, topical = strategy.score(
         page("http://a/1", 0.0),
-        [Link("http://farm.example/p/1", "", ""), Link("http://docs.example/", "sql query", "")],
+        [Link("http://new.example/p/1", "", ""), Link("http://docs.example/", "sql query", "")],
     )
-    assert footer.signals["explore"] == 0.0 and topical.signals["explore"] > 0.0
+    assert bare.signals["explore"] == topical.signals["explore"] > 0
+    for i in range(3):
+        strategy.dead_end(f"http://new.example/old/{i}", {"parent_url": "http://a/1", "anchor": "", "context": ""})
+    (after_broken,) = strategy.rescore([{"url": "http://new.example/p/1", "anchor": "", "parent_url": "http://a/1"}])
+    assert after_broken.signals["explore"] == bare.signals["explore"]
+    strategy.score(page("http://new.example/p/2", 0.0), [])
+    (after_read,) = strategy.rescore([{"url": "http://new.example/p/1", "anchor": "", "parent_url": "http://a/1"}])
+    assert after_read.signals["explore"] <= bare.signals["explore"] / 2
 
 
 def test_exploration_is_worth_what_it_has_paid_so_far():

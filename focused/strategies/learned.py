@@ -4,7 +4,7 @@
                 + w_parent · inherited(parent)
                 + w_context_graph · v(link) · c(parent)
                 + w_hub · hub(parent) · p(...)
-                + w_explore · payoff · ½^(fetches from the link's site) · trust · p(...)
+                + w_explore · payoff · ½^(pages read on the link's site) · trust
     all times alive(link), the chance that the link gives a page (focused/strategies/deadends.py),
     and min(1, allowance / (pages read + 1))² of the link's site, where
     allowance = (FOCUSED_HOST_PROBE · payoff · trust + FOCUSED_HOST_YIELD · credible relevant pages · trust') · believed share
@@ -54,18 +54,20 @@ are a pay-level domain's (Lee et al. 2008); politeness stays per host.
   own evidence p: a hub's topical links gain most and its navigation nothing. Ungated, one
   strong hub (a manual page with 150 links) lifted all its links above real evidence.
 - the exploration bonus goes to links into sites the crawl has barely sampled, and halves
-  with each fetch there (a fetch that redirected elsewhere counts on the site that
-  redirected: doorway pages would otherwise keep the bonus forever; a broken link counts too: a site
-  whose links keep failing would otherwise keep drawing fetches to old links): new
-  regions of the web get a look, and then their observed outcomes (the site rate, the context graph) decide.
+  with each page read there (a fetch that redirected elsewhere counts on the site that
+  redirected: doorway pages would otherwise keep the bonus forever): new regions of the web get a
+  look, and then their observed outcomes (the site rate, the context graph) decide. A broken link
+  does not spend it, as it spends no allowance: alive(link) fades the links of a directory whose
+  fetches fail, and a site is worth a look until a page of it has been read. The bonus is not times the link's
+  own evidence: the one working link into the site that holds most of a topic may say nothing of the
+  topic (`datetime`'s "pandas' dataframe"), and what a link says is already in p. Farms met
+  through a footer link are held back by trust, probation and the payoff instead. (Gated by p
+  since session 36, when footer links into farms outranked every link with evidence; on session
+  58's held-out topics the ungated bonus, halved per page read, kept the same hazard share and
+  raised recall: docs/benchmarks.md.)
   A web ring of blogs on thousands of subdomains is one site: one bonus, not one per blog;
   a network of blogs on as many domains gets each bonus times the site's trust, so only as
-  far as trusted pages vouch for it. The bonus is times the link's own evidence p, as the hub
-  term is: a look at a new site is worth what the link says it leads to, so a new site's topical
-  links gain most and a footer link with nothing of the topic in it gets no bonus (ungated, the
-  seeds' footer links into farms outranked every link with evidence for the first pages of the
-  crawl: docs/benchmarks.md, session 36). A random per-link bonus would compete with the link
-  evidence on every page; this one fades where the crawl has evidence. Bonus and probe are an
+  far as trusted pages vouch for it. Bonus and probe are an
   expectation of what a look at a new site finds, so on a site beyond the seeds' both are
   times the payoff of the looks so far (the sites beyond the seeds' that gave a credible
   relevant page, up to one each, + 1, over the sites found + 1): on the web at large, or among
@@ -137,8 +139,8 @@ def soft_examples(X: sparse.csr_matrix, soft: np.ndarray) -> tuple[sparse.csr_ma
 class SiteOutcomes:
     """What the crawl got from a site's fetches (a fetch that gave no page counts, with nothing)."""
 
-    fetched: int = 0  # every fetch, broken links too: what the site's rate and exploration bonus count
-    read: int = 0  # fetches that gave a page or redirected elsewhere: what the allowance and belief count
+    fetched: int = 0  # every fetch, broken links too: what the site's rate counts
+    read: int = 0  # fetches that gave a page or redirected elsewhere: what the allowance, belief and bonus count
     new_relevant: float = 0.0  # credible relevance times new share, summed: the site's rate in p(...)
     earned: float = 0.0  # credibility of the pages judged relevant, summed: what extends the allowance
     believed: float = 0.0  # credibility of every page, summed: how far the site's pages deserve belief
@@ -228,7 +230,7 @@ class Learned(Strategy):
                 "parent": w["parent"] * self._inherited(parent, float(info.get("parent_relevance") or 0.0)),
                 "context_graph": w["context_graph"] * float(v) * self._credibility(parent),
                 "hub": w["hub"] * evidence * (float(self.hubs[parent]) if 0 <= parent < len(self.hubs) else 0.0),
-                "explore": w["explore"] * self._payoff(site) * 0.5**outcomes.fetched * trust * float(p),
+                "explore": w["explore"] * self._payoff(site) * 0.5**outcomes.read * trust,
             }
             total = sum(signals.values())
             signals["dead_end"] = -total * (1.0 - self.paths.alive(info["url"]))
@@ -325,8 +327,8 @@ class Learned(Strategy):
 
     def dead_end(self, url: str, info: LinkEvidence) -> None:
         """The fetch found nothing: an irrelevant outcome for the link model and the site's rate, a sign that the
-        link's directories are dead (alive(link)) and a fetch off the site's exploration bonus; not a look at what
-        the site holds, so its allowance is not spent nor its belief shrunk: other sites' old links into
+        link's directories are dead (alive(link)); not a look at what the site holds, so neither its allowance nor
+        its exploration bonus is spent, nor its belief shrunk: other sites' old links into
         pandas.pydata.org had spent its probe before its first page was read (docs/benchmarks.md, session 43)."""
         self.sites.setdefault(site_of(host_of(url)), SiteOutcomes()).fetched += 1
         self.paths.observe(url, page=False)
