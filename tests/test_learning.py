@@ -10,7 +10,6 @@ from focused.pages.extract import Link
 from focused.profile import Profile
 from focused.relevance.similarity import url_words
 from focused.strategies import ParentPage
-from focused.strategies.base import Scored
 from focused.strategies.crawlgraph import CrawlGraph
 from focused.strategies.learned import Learned
 from focused.strategies.trust import UNREAD
@@ -56,10 +55,6 @@ def page(url: str, relevance: float, parent_url: str | None = None, duplicate: b
         {"parent_url": parent_url, "anchor": "sql query", "context": "", "parent_relevance": 0.5} if parent_url else {}
     )
     return ParentPage(url, 1, relevance, relevance >= 0.5, duplicate=duplicate, info=info)
-
-
-def bonus(scored: Scored) -> float:
-    return scored.signals["explore"]
 
 
 def vouched(strategy: Learned, *sites: str) -> Learned:
@@ -221,8 +216,10 @@ def test_exploration_goes_to_sites_the_crawl_has_barely_sampled():
     ]
     new, known, subdomain = strategy.score(page("http://www.known.example/3", 0.0), links)
     assert strategy.exploration == pytest.approx(1 / 2)  # one site found beyond the seed's, and it held nothing
-    assert bonus(new) == pytest.approx(0.2 / 2) and bonus(known) == pytest.approx(0.2 / 2 / 16)
-    assert bonus(subdomain) == pytest.approx(bonus(known))  # a new host of a sampled site is not new
+    assert new.signals["explore"] == pytest.approx(0.2 / 2) and known.signals["explore"] == pytest.approx(0.2 / 2 / 16)
+    assert subdomain.signals["explore"] == pytest.approx(
+        known.signals["explore"]
+    )  # a new host of a sampled site is not new
 
 
 def test_a_new_sites_bonus_is_spent_by_its_pages_read_not_by_broken_links_or_a_links_words():
@@ -256,8 +253,8 @@ def test_exploration_is_worth_what_it_has_paid_so_far():
         [Link("http://new.example/", "sql query", ""), Link("http://a/more", "sql query", "")],
     )  # one paid off
     assert strategy.exploration == pytest.approx(2 / 5)
-    assert bonus(fresh) == pytest.approx(0.2 * 2 / 5)
-    assert bonus(seeds) == pytest.approx(0.2 / 2)  # a seed's site is the user's word: its page read
+    assert fresh.signals["explore"] == pytest.approx(0.2 * 2 / 5)
+    assert seeds.signals["explore"] == pytest.approx(0.2 / 2)  # a seed's site is the user's word: its page read
 
 
 def test_links_into_a_directory_of_404s_fade():
@@ -332,7 +329,7 @@ def test_a_redirect_spends_the_exploration_bonus_of_the_host_that_redirected():
         landed = ParentPage(f"http://farm/{i}", 1, 0.0, False, redirects=(f"http://door/{i}",))
         strategy.score(landed, [])
     (door,) = strategy.score(page("http://known/1", 0.0), [Link("http://door/9", "sql query", "")])
-    assert bonus(door) == pytest.approx(0.2 / 8 / 4)  # known, door and farm found, none paid off
+    assert door.signals["explore"] == pytest.approx(0.2 / 8 / 4)  # known, door and farm found, none paid off
     assert strategy.sites["farm"].fetched == 3 and strategy.sites["door"].fetched == 3
 
 
@@ -347,7 +344,7 @@ def test_exploration_and_the_probe_go_as_far_as_trusted_pages_vouch_for_a_site()
     factor = strategy.trust.factor("ring")
     assert 0 < factor < 1 and strategy.trust.factor("blog") == pytest.approx(min(1, 0.85 * 0.1 / (1 + UNREAD) / 0.2))
     (ring,) = strategy.score(page("http://blog/1", 0.9), [Link("http://ring/", "sql query", "")])
-    assert bonus(ring) == pytest.approx(0.2 * factor)
+    assert ring.signals["explore"] == pytest.approx(0.2 * factor)
 
 
 def test_a_site_of_implausible_pages_has_its_probe_shrink():
