@@ -14,8 +14,9 @@ domains, and stops at the same page budget. Rows:
     the crawl's own process (FOCUSED_WORKERS=0). With --web the topic's classifier is trained first
     (`scrapy train`, the model `auto` picks); on the local web the committed one is used.
 Then the milliseconds per page of each stage of the focused crawls (focused/seconds/<stage>
-over focused/pages): the reactor's stages, and the model thread's (classify, score_links) and the
-extraction workers' (extract, analyze; unless FOCUSED_WORKERS=0), which overlap them.
+over focused/pages): the reactor's stages, and the model thread's (classify, score_links, and rescore: the
+frontier's re-scoring when the models change) and the extraction workers' (extract, analyze; unless
+FOCUSED_WORKERS=0), which overlap them.
 """
 
 from __future__ import annotations
@@ -68,6 +69,7 @@ STAGES = (
     "dequeue",
     "classify",
     "score_links",
+    "rescore",
 )
 
 

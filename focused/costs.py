@@ -23,5 +23,5 @@ def timed(stats: StatsCollector, stage: str) -> Iterator[None]:
 
 
 def spent(stats: StatsCollector, stage: str, seconds: float) -> None:
-    """Seconds a stage took elsewhere (an extraction worker's)."""
+    """Seconds a stage took elsewhere (an extraction worker's, the model thread's)."""
     stats.inc_value(f"focused/seconds/{stage}", seconds)  # type: ignore[arg-type]  # annotated int, adds any number

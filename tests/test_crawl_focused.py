@@ -94,7 +94,7 @@ def test_focused_beats_lexical_and_breadth_first_and_tunnels(web, run_crawl, set
         assert set(signals) == {"link", "parent", "context_graph", "hub", "explore", "dead_end", "overspent"}
         assert abs(sum(signals.values()) - item["score"]) < 1e-3  # the contributions add up to the score
     assert any(item["evidence"]["signals"].get("hub", 0) > 0 for item in items)
-    assert runs["focused"].stat("focused/frontier/rescored") > 0
+    assert runs["focused"].stat("focused/frontier/rescored") > 0 and runs["focused"].stat("focused/seconds/rescore") > 0
 
     # The harvest estimate is the auditor's (the embedding model trained beside the classifier), on a tenth of
     # the pages, chosen by their URL's hash whatever the crawl thought of them.

@@ -18,7 +18,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable
 from pathlib import Path
-from time import monotonic
+from time import monotonic, perf_counter
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from scrapy import Request, signals
@@ -27,7 +27,7 @@ from scrapy.utils.job import job_dir
 from scrapy.utils.misc import build_from_crawler, load_object
 
 from focused import signals as focused_signals
-from focused.costs import timed
+from focused.costs import spent, timed
 from focused.frontier.distributed import RedisDupeFilter, RedisFrontier, connect, crawl_key
 from focused.frontier.evidence import seq_of
 from focused.frontier.jobstate import JobState
@@ -294,18 +294,23 @@ class FocusedScheduler:
         done = self.worker.call(self._rescore, self.worker.strategy, batch)
         done.add_done_callback(lambda outcome: self._rescored(outcome, version, batch))
 
-    def _rescore(self, strategy: Strategy, batch: list[Record]) -> dict[int, tuple[float, tuple]]:
+    def _rescore(self, strategy: Strategy, batch: list[Record]) -> tuple[dict[int, tuple[float, tuple]], float]:
+        """The batch's new priorities and signals, and the seconds they took (counted on the reactor's thread)."""
+        started = perf_counter()
         scored = strategy.rescore([self.codec.link_info(record) for record in batch])
-        return {record.seq: (-s.score, self.codec.pack(s.signals)) for record, s in zip(batch, scored)}
+        priorities = {record.seq: (-s.score, self.codec.pack(s.signals)) for record, s in zip(batch, scored)}
+        return priorities, perf_counter() - started
 
     def _rescored(self, outcome: Any, version: int, batch: list[Record]) -> None:
         self.rescoring = False
         if outcome.exception() is not None:
             logger.error("Re-scoring the frontier failed: %r", outcome.exception())
             return
-        self.frontier.rescore(outcome.result(), batch)
+        priorities, seconds = outcome.result()
+        self.frontier.rescore(priorities, batch)
         self.scored_version = version
         self.stats.inc_value("focused/frontier/rescored", len(batch))
+        spent(self.stats, "rescore", seconds)
 
     # --- politeness ------------------------------------------------------------
     def _wait(self, host: str) -> tuple[float, bool]:
