@@ -111,17 +111,18 @@ from dataclasses import dataclass
 import numpy as np
 from scipy import sparse
 from scrapy.settings import BaseSettings
-from sklearn.feature_extraction.text import HashingVectorizer
 from sklearn.linear_model import SGDClassifier
+from sklearn.preprocessing import normalize
 
 from focused.frontier.evidence import LinkEvidence
 from focused.frontier.urls import host_of, site_of
 from focused.pages.extract import Link
 from focused.profile import Profile
-from focused.relevance.similarity import TopicSimilarity, url_words
+from focused.relevance.similarity import TopicSimilarity
 from focused.strategies.base import ParentPage, Scored, Strategy
 from focused.strategies.crawlgraph import LAYERS, CrawlGraph
 from focused.strategies.deadends import PathOutcomes
+from focused.strategies.linkwords import LinkWords
 from focused.strategies.trust import SiteTrust
 
 EPOCHS = 5  # passes of SGD over each batch of new link outcomes
@@ -174,7 +175,8 @@ class Learned(Strategy):
         self.trust = SiteTrust(seed_sites, settings.getfloat("FOCUSED_TRUST_FLOOR"))
         self.similarity = TopicSimilarity(profile)
         self.graph = CrawlGraph()
-        self.link_features = HashingVectorizer(n_features=2**18, alternate_sign=False, norm="l2", token_pattern=r"\S+")
+        self.link_words = LinkWords(self.similarity, 2 * settings.getint("FOCUSED_RESCORE_LIMIT"))
+        self.distance_columns = self.link_words.hasher.transform([f"d:{d}" for d in range(LAYERS)]).indices
         self.link_model = SGDClassifier(loss="log_loss", alpha=1e-4, random_state=0)
         self.lead_model: SGDClassifier | None = None  # v(link): the context graph, once paths show both classes
         # links judged since the last batch, with the page each led to (its relevance is the label; None: a dead end)
@@ -217,12 +219,11 @@ class Learned(Strategy):
         """Scores for links from what is known now."""
         if not infos:
             return []
-        parents = self._parents(infos)
-        p_link, v_link = self._link_values(infos, parents)
+        parents, sites = self._parents(infos), self._sites(infos)
+        p_link, v_link = self._link_values(infos, parents, sites)
         w = self.weights
         scored = []
-        for info, parent, p, v in zip(infos, parents, p_link, v_link):
-            site = site_of(host_of(info["url"]))
+        for info, parent, site, p, v in zip(infos, parents, sites, p_link, v_link):
             outcomes, trust = self._site(site), self.trust.factor(site)
             evidence = float(p) * self._credibility(parent)
             signals = {
@@ -338,7 +339,7 @@ class Learned(Strategy):
     def _learn(self) -> None:
         if self.pending:
             infos = [info for info, _ in self.pending]
-            X = self._link_matrix(infos, self._parents(infos), self._similarities(infos))
+            X = self._link_matrix(infos, self._parents(infos), self._sites(infos), *self.link_words(infos))
             soft = np.array([self.graph.relevance[n] if n is not None else 0.0 for _, n in self.pending])
             X2, y, weight = soft_examples(X, soft)
             for _ in range(EPOCHS):
@@ -389,48 +390,53 @@ class Learned(Strategy):
             for url in (info.get("parent_url") for info in infos)
         ]
 
-    def _link_values(self, infos: list[LinkEvidence], parents: list[int]) -> tuple[np.ndarray, np.ndarray]:
+    def _link_values(
+        self, infos: list[LinkEvidence], parents: list[int], sites: list[str]
+    ) -> tuple[np.ndarray, np.ndarray]:
         """p(link), the mean of the lexical similarity and the link classifier's (the lexical alone until it
         has learned enough), and v(link), the context graph's (0 until it has)."""
         learned = min(self.outcomes) >= self.warmup
-        sims = self._similarities(infos)
-        X = self._link_matrix(infos, parents, sims) if learned or self.lead_model else None
+        words, sims = self.link_words(infos)
+        X = self._link_matrix(infos, parents, sites, words, sims) if learned or self.lead_model else None
         p = np.clip(2 * sims[3], 0, 1)
         if learned:
             p = (p + self.link_model.predict_proba(X)[:, 1]) / 2
         v = self.lead_model.predict_proba(X)[:, 1] if self.lead_model else np.zeros(len(infos))
         return p, v
 
-    def _site_rate(self, url: str) -> float:
+    @staticmethod
+    def _sites(infos: list[LinkEvidence]) -> list[str]:
+        """The site of each link's URL, parsed once per scoring."""
+        return [site_of(host_of(info["url"])) for info in infos]
+
+    def _site_rate(self, site: str) -> float:
         """Share of the site's fetched pages that were relevant and new (Laplace-smoothed)."""
-        outcomes = self._site(site_of(host_of(url)))
+        outcomes = self._site(site)
         return (outcomes.new_relevant + 1) / (outcomes.fetched + 2)
 
-    def _link_matrix(self, infos: list[LinkEvidence], parents: list[int], sims: np.ndarray) -> sparse.csr_matrix:
-        """Hashed words of anchor (a:), context (c:) and URL (u:), distance since a relevant
-        ancestor (d:), parent relevance, the target host's rate of relevant new pages, and the
+    def _link_matrix(
+        self,
+        infos: list[LinkEvidence],
+        parents: list[int],
+        sites: list[str],
+        words: sparse.csr_matrix,
+        sims: np.ndarray,
+    ) -> sparse.csr_matrix:
+        """Hashed words of anchor (a:), context (c:) and URL (u:) (focused.strategies.linkwords), distance since
+        a relevant ancestor (d:), parent relevance, the target host's rate of relevant new pages, and the
         similarities of anchor, context and URL words to the profile: evidence that carries over to words the
         link model has not seen yet."""
-        texts = []
-        for info, parent in zip(infos, parents):
-            distance = min(self.graph.distance[parent], LAYERS - 1) if parent >= 0 else LAYERS - 1
-            words = [f"a:{w}" for w in info.get("anchor", "").lower().split()]
-            words += [f"c:{w}" for w in info.get("context", "").lower().split()]
-            words += [f"u:{w}" for w in url_words(info["url"]).split()]
-            words.append(f"d:{distance}")
-            texts.append(" ".join(words))
-        numbers = np.array([[float(i.get("parent_relevance") or 0.0), self._site_rate(i["url"])] for i in infos])
+        distances = [min(self.graph.distance[parent], LAYERS - 1) if parent >= 0 else LAYERS - 1 for parent in parents]
+        rows = np.arange(len(infos) + 1)
+        distance = sparse.csr_matrix((np.ones(len(infos)), self.distance_columns[distances], rows), shape=words.shape)
+        numbers = np.array(
+            [[float(i.get("parent_relevance") or 0.0), self._site_rate(site)] for i, site in zip(infos, sites)]
+        )
         return sparse.hstack(
             [
-                self.link_features.transform(texts),
+                normalize(words + distance),  # the words' counts with the distance's, as one text's, l2-normalized
                 sparse.csr_matrix(numbers),
                 sparse.csr_matrix(sims[:3].T),
             ],
             format="csr",  # row blocks stacked directly: no detour through COO and back
-        )
-
-    def _similarities(self, infos: list[LinkEvidence]) -> np.ndarray:
-        """Similarities to the profile of the links' anchors, contexts, URL words and all three (4 × links)."""
-        return self.similarity.links(
-            [i.get("anchor", "") for i in infos], [i.get("context", "") for i in infos], [i["url"] for i in infos]
         )
