@@ -46,6 +46,8 @@ def test_the_least_recently_used_links_go_beyond_the_limit_and_none_are_pickled(
     assert [url for url, _, _ in words.kept] == ["http://a/sql/joins.html", "http://a/sql/index.html"]
     restored = pickle.loads(pickle.dumps(words))
     assert len(restored.kept) == 0 and restored([LINKS[0]])[0].nnz > 0
+    batch, _ = LinkWords(TopicSimilarity(PROFILE), limit=1)(LINKS)  # a page with more links than the limit
+    assert batch.shape[0] == 3 and all(batch[row].nnz for row in range(3))
 
 
 def test_the_link_models_words_are_one_text_of_its_parts_and_its_distance_normalized():

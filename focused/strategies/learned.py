@@ -427,8 +427,8 @@ class Learned(Strategy):
         similarities of anchor, context and URL words to the profile: evidence that carries over to words the
         link model has not seen yet."""
         distances = [min(self.graph.distance[parent], LAYERS - 1) if parent >= 0 else LAYERS - 1 for parent in parents]
-        rows = np.arange(len(infos) + 1)
-        distance = sparse.csr_matrix((np.ones(len(infos)), self.distance_columns[distances], rows), shape=words.shape)
+        one_each = np.arange(len(infos) + 1)  # the rows' pointers: one distance word in each row
+        distance = sparse.csr_matrix((np.ones(len(infos)), self.distance_columns[distances], one_each), words.shape)
         numbers = np.array(
             [[float(i.get("parent_relevance") or 0.0), self._site_rate(site)] for i, site in zip(infos, sites)]
         )

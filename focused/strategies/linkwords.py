@@ -26,6 +26,8 @@ Kept = tuple[np.ndarray, np.ndarray, np.ndarray]  # hashed columns, their counts
 
 
 class LinkWords:
+    """Links' words and similarities, by (url, anchor, context), the `limit` most recently used kept."""
+
     def __init__(self, similarity: TopicSimilarity, limit: int):
         self.similarity = similarity
         self.limit = limit
@@ -39,6 +41,8 @@ class LinkWords:
         keys = [(i["url"], i.get("anchor", ""), i.get("context", "")) for i in infos]
         self._compute([key for key in dict.fromkeys(keys) if key not in self.kept])
         rows = [self._get(key) for key in keys]
+        while len(self.kept) > self.limit:  # after the batch's rows are taken: a batch may be larger than the limit
+            self.kept.popitem(last=False)
         lengths = np.array([len(columns) for columns, _, _ in rows], dtype=np.int64)
         indptr = np.concatenate([[0], np.cumsum(lengths)])
         columns = np.concatenate([c for c, _, _ in rows]) if rows else np.zeros(0, dtype=np.int32)
@@ -63,8 +67,6 @@ class LinkWords:
         for row, key in enumerate(keys):
             start, end = counts.indptr[row], counts.indptr[row + 1]
             self.kept[key] = (counts.indices[start:end].copy(), counts.data[start:end].copy(), sims[:, row].copy())
-        while len(self.kept) > self.limit:
-            self.kept.popitem(last=False)
 
     def _get(self, key: Key) -> Kept:
         self.kept.move_to_end(key)
