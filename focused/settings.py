@@ -164,8 +164,9 @@ FOCUSED_LEXICAL_WEIGHTS = {"anchor": 0.5, "context": 0.2, "url": 0.3}
 # "context_graph" is what a link's page led to, learned from the crawl's paths; "explore" is the bonus
 # of a link into a site not read from yet, halved per page read there), pages between model
 # updates and frontier re-scoring, at most how many queued URLs one re-scoring touches (the best of
-# each host first), and the outcomes of each class the link classifier (and the context graph) must
-# have seen before it counts.
+# each host first; the words of twice as many links are kept for it: focused/strategies/linkwords.py),
+# and the outcomes of each class the link classifier (and the context graph) must have seen before it
+# counts.
 FOCUSED_WEIGHTS = {"link": 0.45, "parent": 0.15, "context_graph": 0.25, "hub": 0.15, "explore": 0.2}
 FOCUSED_RESCORE_INTERVAL = 50
 FOCUSED_RESCORE_LIMIT = 50000
