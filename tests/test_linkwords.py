@@ -48,6 +48,8 @@ def test_the_least_recently_used_links_go_beyond_the_limit_and_none_are_pickled(
     assert len(restored.kept) == 0 and restored([LINKS[0]])[0].nnz > 0
     batch, _ = LinkWords(TopicSimilarity(PROFILE), limit=1)(LINKS)  # a page with more links than the limit
     assert batch.shape[0] == 3 and all(batch[row].nnz for row in range(3))
+    empty, sims = words([])
+    assert empty.shape == (0, 2**18) and sims.shape == (4, 0)
 
 
 def test_the_link_models_words_are_one_text_of_its_parts_and_its_distance_normalized():

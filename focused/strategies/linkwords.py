@@ -38,6 +38,8 @@ class LinkWords:
     def __call__(self, infos: list[LinkEvidence]) -> tuple[sparse.csr_matrix, np.ndarray]:
         """The links' hashed anchor (a:), context (c:) and URL (u:) word counts, one row each, and their
         similarities to the profile (TopicSimilarity.links: 4 × links)."""
+        if not infos:
+            return sparse.csr_matrix((0, FEATURES)), np.zeros((4, 0))
         keys = [(i["url"], i.get("anchor", ""), i.get("context", "")) for i in infos]
         self._compute([key for key in dict.fromkeys(keys) if key not in self.kept])
         rows = [self._get(key) for key in keys]
@@ -45,11 +47,10 @@ class LinkWords:
             self.kept.popitem(last=False)
         lengths = np.array([len(columns) for columns, _, _ in rows], dtype=np.int64)
         indptr = np.concatenate([[0], np.cumsum(lengths)])
-        columns = np.concatenate([c for c, _, _ in rows]) if rows else np.zeros(0, dtype=np.int32)
-        counts = np.concatenate([n for _, n, _ in rows]) if rows else np.zeros(0)
+        columns = np.concatenate([c for c, _, _ in rows])
+        counts = np.concatenate([n for _, n, _ in rows])
         words = sparse.csr_matrix((counts, columns, indptr), shape=(len(rows), FEATURES))
-        sims = np.array([s for _, _, s in rows]).T if rows else np.zeros((4, 0))
-        return words, sims
+        return words, np.array([s for _, _, s in rows]).T
 
     def _compute(self, keys: list[Key]) -> None:
         if not keys:
