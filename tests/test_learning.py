@@ -217,9 +217,8 @@ def test_exploration_goes_to_sites_the_crawl_has_barely_sampled():
     new, known, subdomain = strategy.score(page("http://www.known.example/3", 0.0), links)
     assert strategy.exploration == pytest.approx(1 / 2)  # one site found beyond the seed's, and it held nothing
     assert new.signals["explore"] == pytest.approx(0.2 / 2) and known.signals["explore"] == pytest.approx(0.2 / 2 / 16)
-    assert subdomain.signals["explore"] == pytest.approx(
-        known.signals["explore"]
-    )  # a new host of a sampled site is not new
+    # a new host of a sampled site is not new
+    assert subdomain.signals["explore"] == pytest.approx(known.signals["explore"])
 
 
 def test_a_new_sites_bonus_is_spent_by_its_pages_read_not_by_broken_links_or_a_links_words():

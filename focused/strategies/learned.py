@@ -112,7 +112,6 @@ import numpy as np
 from scipy import sparse
 from scrapy.settings import BaseSettings
 from sklearn.linear_model import SGDClassifier
-from sklearn.preprocessing import normalize
 
 from focused.frontier.evidence import LinkEvidence
 from focused.frontier.urls import host_of, site_of
@@ -176,7 +175,6 @@ class Learned(Strategy):
         self.similarity = TopicSimilarity(profile)
         self.graph = CrawlGraph()
         self.link_words = LinkWords(self.similarity, 2 * settings.getint("FOCUSED_RESCORE_LIMIT"))
-        self.distance_columns = self.link_words.hasher.transform([f"d:{d}" for d in range(LAYERS)]).indices
         self.link_model = SGDClassifier(loss="log_loss", alpha=1e-4, random_state=0)
         self.lead_model: SGDClassifier | None = None  # v(link): the context graph, once paths show both classes
         # links judged since the last batch, with the page each led to (its relevance is the label; None: a dead end)
@@ -427,14 +425,12 @@ class Learned(Strategy):
         similarities of anchor, context and URL words to the profile: evidence that carries over to words the
         link model has not seen yet."""
         distances = [min(self.graph.distance[parent], LAYERS - 1) if parent >= 0 else LAYERS - 1 for parent in parents]
-        one_each = np.arange(len(infos) + 1)  # the rows' pointers: one distance word in each row
-        distance = sparse.csr_matrix((np.ones(len(infos)), self.distance_columns[distances], one_each), words.shape)
         numbers = np.array(
             [[float(i.get("parent_relevance") or 0.0), self._site_rate(site)] for i, site in zip(infos, sites)]
         )
         return sparse.hstack(
             [
-                normalize(words + distance),  # the words' counts with the distance's, as one text's, l2-normalized
+                self.link_words.with_distances(words, distances),
                 sparse.csr_matrix(numbers),
                 sparse.csr_matrix(sims[:3].T),
             ],

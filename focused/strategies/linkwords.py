@@ -16,9 +16,11 @@ from typing import Any
 import numpy as np
 from scipy import sparse
 from sklearn.feature_extraction.text import HashingVectorizer
+from sklearn.preprocessing import normalize
 
 from focused.frontier.evidence import LinkEvidence
 from focused.relevance.similarity import TopicSimilarity, url_words
+from focused.strategies.crawlgraph import LAYERS
 
 FEATURES = 2**18  # hashed columns of the link model's words
 Key = tuple[str, str, str]  # url, anchor, context
@@ -33,6 +35,7 @@ class LinkWords:
         self.limit = limit
         # counts, not normalized: the link's distance word is added to them before the row is normalized
         self.hasher = HashingVectorizer(n_features=FEATURES, alternate_sign=False, norm=None, token_pattern=r"\S+")
+        self.distance_columns = self.hasher.transform([f"d:{d}" for d in range(LAYERS)]).indices
         self.kept: OrderedDict[Key, Kept] = OrderedDict()
 
     def __call__(self, infos: list[LinkEvidence]) -> tuple[sparse.csr_matrix, np.ndarray]:
@@ -51,6 +54,13 @@ class LinkWords:
         counts = np.concatenate([n for _, n, _ in rows])
         words = sparse.csr_matrix((counts, columns, indptr), shape=(len(rows), FEATURES))
         return words, np.array([s for _, _, s in rows]).T
+
+    def with_distances(self, words: sparse.csr_matrix, distances: list[int]) -> sparse.csr_matrix:
+        """The rows of `words` with each link's distance word (d:) counted in, l2-normalized: the features of
+        the one text "a:... c:... u:... d:N"."""
+        one_each = np.arange(len(distances) + 1)  # the rows' pointers: one distance word in each row
+        distance = sparse.csr_matrix((np.ones(len(distances)), self.distance_columns[distances], one_each), words.shape)
+        return normalize(words + distance)
 
     def _compute(self, keys: list[Key]) -> None:
         if not keys:
