@@ -22,17 +22,28 @@ def test_the_sample_is_the_share_asked_for_and_the_same_every_time():
     assert not any(sampled(url, 0.0) for url in URLS)
 
 
-def judge(pages):
-    """A model whose verdict is in the title: 'yes' pages are relevant to it."""
-    return np.array([0.9 if title == "yes" else 0.1 for title, _ in pages])
+def judge(texts):
+    """A model whose verdict is in the text: 'yes' pages are relevant to it."""
+    return np.array([0.9 if text.split() == ["yes"] else 0.1 for text in texts])
 
 
 def test_the_auditors_verdict_is_its_own_not_the_crawls_models():
     auditor = Auditor(judge, share=0.1, threshold=0.5)
     assert [url for url in URLS if auditor.wants(url)] == [url for url in URLS if sampled(url, 0.1)]
-    assert auditor.verdict("yes", "", probability=0.01) and not auditor.verdict("no", "", probability=0.99)
+    assert auditor.verdict("yes", probability=0.01) and not auditor.verdict("no", probability=0.99)
     own = Auditor(None, share=0.1, threshold=0.5)  # the crawl's model is the auditor: its probability decides
-    assert own.verdict("no", "", probability=0.99) and not own.verdict("yes", "", probability=0.01)
+    assert own.verdict("no", probability=0.99) and not own.verdict("yes", probability=0.01)
+
+
+def test_the_auditor_reads_a_page_once_by_its_main_text():
+    read: list[str] = []
+
+    def recording(texts):
+        read.extend(texts)
+        return judge(texts)
+
+    assert Auditor(recording, share=0.1, threshold=0.5).verdict("yes", probability=0.01)
+    assert read == ["\nyes"]  # one text, as page_text reads a page without its title
 
 
 def test_the_estimate_is_the_auditors_share_when_the_crawl_has_one():

@@ -9,6 +9,12 @@ embeddings, not word counts), trained on the same examples, has errors of its ow
 crawl did not select for them: its verdicts on a sample of the pages, chosen by a hash of
 the URL, are an unbiased count of what that model believes: within 8 points of the labels
 on every benchmark crawl measured in session 31 (docs/design.md, "The crawl's own estimate").
+
+The auditor reads a page's main text alone, one text a page: the crawl's classifier reads each page with
+its title and without (a title cannot make relevant a page its text does not bear out), which
+would double the embedding model's cost, the largest of the audit's. On the benchmark web's tuning
+crawls the text alone was within 0.031 of the labels' harvest on average, both readings 0.035
+(docs/benchmarks.md, session 60).
 """
 
 from __future__ import annotations
@@ -19,6 +25,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from focused.relevance.classifier import page_text
+
 
 def sampled(url: str, share: float) -> bool:
     """Whether the audit judges this page: a share of all URLs, by hash, whatever the crawl thinks of them."""
@@ -27,15 +35,16 @@ def sampled(url: str, share: float) -> bool:
 
 @dataclass
 class Auditor:
-    classifier: Callable[[Sequence[tuple[str, str]]], np.ndarray] | None  # None: the crawl's own model audits
+    classifier: Callable[[Sequence[str]], np.ndarray] | None  # of texts; None: the crawl's own model audits
     share: float  # of the pages judged (FOCUSED_AUDIT_SHARE)
     threshold: float  # the profile's relevance_threshold
 
     def wants(self, url: str) -> bool:
         return sampled(url, self.share)
 
-    def verdict(self, title: str, text: str, probability: float) -> bool:
-        """Relevant or not, by the auditor; `probability` is the crawl's own model's, the verdict when it audits."""
+    def verdict(self, text: str, probability: float) -> bool:
+        """Relevant or not, by the auditor on the main text; `probability` is the crawl's own model's (with the
+        title), the verdict when it audits."""
         if self.classifier is not None:
-            probability = float(self.classifier([(title, text)])[0])
+            probability = float(self.classifier([page_text("", text)])[0])
         return probability >= self.threshold

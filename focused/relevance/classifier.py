@@ -64,6 +64,10 @@ class PageClassifier:
     def __call__(self, pages: Sequence[tuple[str, str]]) -> np.ndarray:
         return relevance(self.pipeline, pages)
 
+    def read(self, texts: Sequence[str]) -> np.ndarray:
+        """The probability of each text as it is: the auditor's one reading of a page (focused/relevance/audit.py)."""
+        return self.pipeline.predict_proba(list(texts))[:, 1]
+
     @property
     def kind(self) -> str:
         return self.card["model"]

@@ -178,8 +178,8 @@ class FocusedSpider(FocusedSettings):
             return None
         if judge is classifier:
             return Auditor(None, share, self.profile.relevance_threshold)
-        judge([("", "")])  # its model loaded now: loaded on the first sampled page, it stalled the model thread
-        return Auditor(judge, share, self.profile.relevance_threshold)
+        judge.read([""])  # its model loaded now: loaded on the first sampled page, it stalled the model thread
+        return Auditor(judge.read, share, self.profile.relevance_threshold)
 
     @property
     def neardup(self) -> SimHashIndex:
