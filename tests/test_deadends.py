@@ -8,13 +8,13 @@ from focused.strategies.deadends import PRIOR, PathOutcomes, directories
 
 
 def test_a_url_belongs_to_its_host_and_every_directory_of_its_path():
-    assert directories("http://Docs.example/docs/fr/mod/echo.html?x=1") == [
+    assert directories("http://Docs.example/docs/fr/mod/echo.html?x=1") == (
         "docs.example",
         "docs.example/docs/",
         "docs.example/docs/fr/",
         "docs.example/docs/fr/mod/",
-    ]
-    assert directories("http://h/") == ["h"]
+    )
+    assert directories("http://h/") == ("h",)
 
 
 def test_a_host_never_fetched_is_assumed_to_answer():

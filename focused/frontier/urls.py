@@ -67,6 +67,7 @@ def canonical_url(url: str) -> str:
         raise BadURL("malformed", url) from exc
 
 
+@lru_cache(maxsize=2**17)  # each re-scoring of the frontier meets up to FOCUSED_RESCORE_LIMIT (50,000) links again
 def host_of(url: str) -> str:
     """Host of an already canonical URL, the unit of politeness."""
     return urlsplit(url).hostname or ""

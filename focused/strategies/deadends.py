@@ -18,12 +18,14 @@ pages behind links worth a tenth of its one live link (docs/benchmarks.md, sessi
 
 from __future__ import annotations
 
+from functools import lru_cache
 from urllib.parse import urlsplit
 
 PRIOR = 2.0  # a directory's parent counts as this many fetches of its own
 
 
-def directories(url: str) -> list[str]:
+@lru_cache(maxsize=2**17)  # each re-scoring of the frontier asks again for up to FOCUSED_RESCORE_LIMIT links
+def directories(url: str) -> tuple[str, ...]:
     """The URL's host and each directory of its path, outermost first: http://h/a/b/c.html -> h, h/a/, h/a/b/."""
     parts = urlsplit(url)
     host, path = parts.netloc.lower(), ""
@@ -31,7 +33,7 @@ def directories(url: str) -> list[str]:
     for segment in parts.path.split("/")[1:-1]:
         path += f"{segment}/"
         found.append(f"{host}/{path}")
-    return found
+    return tuple(found)
 
 
 class PathOutcomes:
