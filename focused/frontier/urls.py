@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+import sys
 from functools import lru_cache
 from typing import TYPE_CHECKING
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
@@ -70,7 +71,7 @@ def canonical_url(url: str) -> str:
 @lru_cache(maxsize=2**17)  # each re-scoring of the frontier meets up to FOCUSED_RESCORE_LIMIT (50,000) links again
 def host_of(url: str) -> str:
     """Host of an already canonical URL, the unit of politeness."""
-    return urlsplit(url).hostname or ""
+    return sys.intern(urlsplit(url).hostname or "")  # one string per host, however many URLs are cached
 
 
 @lru_cache(maxsize=2**16)

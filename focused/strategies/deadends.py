@@ -18,6 +18,7 @@ pages behind links worth a tenth of its one live link (docs/benchmarks.md, sessi
 
 from __future__ import annotations
 
+import sys
 from functools import lru_cache
 from urllib.parse import urlsplit
 
@@ -28,11 +29,11 @@ PRIOR = 2.0  # a directory's parent counts as this many fetches of its own
 def directories(url: str) -> tuple[str, ...]:
     """The URL's host and each directory of its path, outermost first: http://h/a/b/c.html -> h, h/a/, h/a/b/."""
     parts = urlsplit(url)
-    host, path = parts.netloc.lower(), ""
+    host, path = sys.intern(parts.netloc.lower()), ""
     found = [host]
     for segment in parts.path.split("/")[1:-1]:
         path += f"{segment}/"
-        found.append(f"{host}/{path}")
+        found.append(sys.intern(f"{host}/{path}"))
     return tuple(found)
 
 
