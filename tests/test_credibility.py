@@ -50,8 +50,12 @@ def test_a_page_inside_the_examples_envelope_is_plausible_and_one_beyond_it_is_n
     envelope = Envelope.fit(rows(texts), [True, True, True, False])
     assert envelope.plausibility(features(PROSE * 2, WORDS)) == pytest.approx(1.0, abs=0.05)
     stuffed = features(("sql database query plan " * 5 + PROSE) * 3, WORDS)
-    assert stuffed["topic_density"] > envelope.high["topic_density"]  # more topic words than any positive
+    assert stuffed["topic_density"] > envelope.high["topic_density"]  # far more topic words than any positive
     assert envelope.plausibility(stuffed) < 0.25
+    densest = max(row["topic_density"] for row in rows(texts[:3]))
+    central = features(("sql query " + PROSE) * 3, WORDS)  # denser than every positive, as a topic's HOWTO may be
+    assert densest < central["topic_density"] < 2 * densest
+    assert envelope.plausibility(central) == pytest.approx(1.0, abs=0.05)
     again = Envelope.from_dict(envelope.to_dict(), envelope.tolerance)
     assert again.plausibility(stuffed) == envelope.plausibility(stuffed)
 

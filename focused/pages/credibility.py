@@ -7,7 +7,7 @@ generated the page temper the verdict before anything learns from it:
 
 - plausibility: the page's content statistics fall within the range of the user's own
   examples (Ntoulas et al. 2006: spam pages differ in compressibility and share of common
-  words; a stuffed page's density of topic words is beyond any positive example's).
+  words; a stuffed page's density of topic words is far beyond any positive example's).
   A page outside that envelope is uncertain, not relevant: its probability is shrunk.
 - cohesion: the share of successive sentences that share a content word (neither common nor
   one of the topic's words). A real page keeps to its subject and repeats its terms; text
@@ -54,6 +54,11 @@ POPULAR = frozenset(
     "used so these only than any some each such then what how no new two most first should must do".split()
 )
 FEATURES = ("topic_density", "compression", "popular_words")
+# A topic's pages may be this many times as dense in its keywords as its densest positive example: ten examples'
+# maximum bounds a topic poorly. At the maximum itself, 10% to 24% of the tuning topics' labeled pages were judged
+# implausible, and on `unicode` the Unicode HOWTO, `codecs` and `unicodedata` (2 to 3 times the examples' 0.024);
+# stuffed pages read 0.29 to 0.46, real relevant pages at most 0.175 (docs/benchmarks.md, session 60).
+DENSITY_HEADROOM = 2.0
 CREDIBLE = 0.5  # a relevant page at least this credible as a source vouches for its site (frontier.probation)
 
 
@@ -95,7 +100,7 @@ def topic_words(keywords: Iterable[str]) -> frozenset[str]:
 @dataclass
 class Envelope:
     """The range of each content feature over the user's examples: low and high quantiles,
-    and for topic density only the positives' high end (more topic words than any positive
+    and for topic density only the positives' high end, with headroom (far more topic words than any positive
     example has is stuffing, not relevance); for cohesion the positives' median (`low`)."""
 
     low: dict[str, float]
@@ -116,7 +121,7 @@ class Envelope:
             low[name], high[name] = (float(v) for v in np.quantile(values, [0.02, 0.98]))
         density = np.array([row["topic_density"] for row, p in zip(rows, positive) if p])
         if len(density):
-            high["topic_density"] = float(density.max())
+            high["topic_density"] = DENSITY_HEADROOM * float(density.max())
         low["topic_density"] = 0.0
         judged = [row["cohesion"] for row, p in zip(rows, positive) if p and row["cohesion"] >= 0]
         if judged:
