@@ -90,21 +90,18 @@ class RecordCodec:
     def evidence(self, record: Record) -> LinkEvidence:
         """What a queued link was scored on; its `seq` names the record (JOBDIR journals when it finishes)."""
         return LinkEvidence(
-            seq=record.seq,
-            score=record.score,
-            anchor=record.anchor,
-            context=record.context,
-            parent_url=record.parent_url,
-            parent_relevance=record.parent_relevance,
-            signals=self.unpack(record.signals),
+            seq=record.seq, score=record.score, **self._as_found(record), signals=self.unpack(record.signals)
         )
 
-    @staticmethod
-    def link_info(record: Record) -> LinkEvidence:
+    def link_info(self, record: Record) -> LinkEvidence:
         """What a strategy scores a queued link on again: not the score and signals the new ones replace (unpacked
         for every queued link of every re-scoring, they were a seventh of the model thread's time)."""
+        return LinkEvidence(url=record.url, **self._as_found(record))
+
+    @staticmethod
+    def _as_found(record: Record) -> LinkEvidence:
+        """The link as its page showed it: its anchor, the words around it, the page and that page's relevance."""
         return LinkEvidence(
-            url=record.url,
             anchor=record.anchor,
             context=record.context,
             parent_url=record.parent_url,
