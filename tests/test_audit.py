@@ -10,6 +10,8 @@ from scrapy.utils.test import get_crawler
 from focused.evaluation.metrics import FetchedPage, calibration
 from focused.output.progress import estimate_basis, harvest_estimate
 from focused.relevance.audit import Auditor, sampled
+from focused.relevance.classifier import PageClassifier
+from focused.spiders.focused import FocusedSpider
 
 URLS = [f"http://site{i % 7}.example/page/{i}.html" for i in range(20000)]
 
@@ -65,3 +67,21 @@ def test_evaluate_reports_the_audited_estimate_beside_the_classifiers():
     result = calibration(pages, {"http://a.example/0"})
     assert result["estimated_harvest"] == 0.25 and result["audited_pages"] == 4
     assert result["classifier_harvest"] == 1.0 and result["labeled_harvest"] == 0.1
+
+
+def test_the_estimates_interval_widens_by_the_calibration_error_of_the_reading_it_counts():
+    metrics = {
+        "tfidf": {"calibration_error": 0.05},
+        "embedding": {"calibration_error": 0.1, "audit_calibration_error": 0.15},
+    }
+    classifier = PageClassifier(None, {"model": "tfidf", "metrics": metrics})
+    judge = PageClassifier(None, {"model": "embedding", "metrics": metrics})
+    error = FocusedSpider._calibration_error
+    card = classifier.card
+    assert error(card, Auditor(judge.read, 0.1, 0.5), judge, classifier) == 0.15  # its own auditor: the text alone
+    assert error(card, Auditor(None, 0.1, 0.5), classifier, classifier) == 0.05  # the crawl's model audits itself
+    assert error(card, None, None, classifier) == 0.05  # no auditor: the classifier's own share
+    before = {"metrics": {"tfidf": metrics["tfidf"], "embedding": {"calibration_error": 0.1}}}
+    assert (
+        error(before, Auditor(judge.read, 0.1, 0.5), judge, classifier) == 0.1
+    )  # a card trained before it was measured

@@ -53,6 +53,9 @@ def test_train_from_files_and_urls_writes_artifact_card_and_metrics(web, tmp_pat
     assert {"scikit-learn", "python"} <= set(card["versions"])
     assert set(card["envelope"]["high"]) == {"topic_density", "compression", "popular_words"}
     assert 0 <= card["metrics"]["tfidf"]["calibration_error"] < 0.5
+    # the auditor's, as it reads a page (main text alone): what widens the crawl's estimate
+    assert 0 <= card["metrics"]["embedding"]["audit_calibration_error"] < 0.5
+    assert "audit_calibration_error" not in card["metrics"]["tfidf"]
     fetched = {(e["host"], e["path"]) for e in web.entries()}
     assert ("sqlzone.example", "/section0/article1.html") in fetched  # really fetched, over HTTP
     assert ("sqlzone.example", "/robots.txt") in fetched  # politely

@@ -27,6 +27,7 @@ from typing import Any
 
 import numpy as np
 from scrapy.http import HtmlResponse
+from sklearn.base import clone
 from sklearn.calibration import CalibratedClassifierCV
 from sklearn.linear_model import LogisticRegression
 from sklearn.metrics import f1_score, precision_score, recall_score, roc_auc_score
@@ -125,16 +126,21 @@ def tfidf_pipeline() -> Pipeline:
     return Pipeline([("words", tfidf_features()), ("clf", head())])
 
 
-def evaluate(kind: str, texts: list[str], y: np.ndarray, show_progress: bool) -> tuple[Pipeline, dict[str, float]]:
-    """Cross-validated metrics, then the pipeline refit on every example."""
+def evaluate(
+    kind: str, texts: list[str], y: np.ndarray, show_progress: bool, audit_texts: list[str] | None = None
+) -> tuple[Pipeline, dict[str, float]]:
+    """Cross-validated metrics, then the pipeline refit on every example. With `audit_texts` (each example as the
+    auditor reads a page: its main text alone), also the calibration error of that reading, which widens the
+    crawl's harvest estimate (focused/relevance/audit.py)."""
     folds = StratifiedKFold(n_splits=min(5, int(min(y.sum(), len(y) - y.sum()))), shuffle=True, random_state=0)
     if kind == "embedding":
         embedder = SentenceEmbedder(show_progress_bar=show_progress)
         features: Any = embedder.transform(texts)  # stateless: embedding once is the same as per fold
+        audit_features: Any = embedder.transform(audit_texts) if audit_texts else None
         embedder.show_progress_bar = False
         model = head()
     else:
-        features, model = texts, tfidf_pipeline()
+        features, audit_features, model = texts, audit_texts, tfidf_pipeline()
     probabilities = cross_val_predict(model, features, y, cv=folds, method="predict_proba")[:, 1]
     predicted = probabilities >= 0.5
     metrics = {
@@ -144,12 +150,30 @@ def evaluate(kind: str, texts: list[str], y: np.ndarray, show_progress: bool) ->
         "roc_auc": float(roc_auc_score(y, probabilities)),
         "calibration_error": calibration_error(probabilities, y),
     }
+    if audit_features is not None:
+        read = cross_val_read(model, features, audit_features, y, folds)
+        metrics["audit_calibration_error"] = calibration_error(read, y)
     model.fit(features, y)
     pipeline = Pipeline([("embed", embedder), ("clf", model)]) if kind == "embedding" else model
     started = time.perf_counter()
     pipeline.predict_proba(texts)
     metrics["texts_per_second"] = len(texts) / (time.perf_counter() - started)
     return pipeline, metrics
+
+
+def cross_val_read(model: Any, features: Any, read: Any, y: np.ndarray, folds: StratifiedKFold) -> np.ndarray:
+    """Held-out probabilities of the examples as `read` gives them, each from the model fitted on the other folds'
+    `features`: a model trained on pages with their titles, judged as it reads pages without them."""
+    probabilities = np.zeros(len(y))
+    for train, test in folds.split(features, y):
+        fitted = clone(model).fit(_rows(features, train), y[train])
+        probabilities[test] = fitted.predict_proba(_rows(read, test))[:, 1]
+    return probabilities
+
+
+def _rows(X: Any, rows: np.ndarray) -> Any:
+    """Rows of an array of features, or of a list of texts."""
+    return X[rows] if isinstance(X, np.ndarray) else [X[i] for i in rows]
 
 
 def calibration_error(probabilities: np.ndarray, y: np.ndarray) -> float:
@@ -188,7 +212,8 @@ def train(examples: list[Example], model: str, show_progress: bool = True) -> Tr
     requested = [model] if model != "auto" else ["tfidf", "embedding"] if installed else ["tfidf"]
     auditor = AUDITOR if installed else None
     kinds = list(dict.fromkeys(requested + ([AUDITOR] if installed else [])))  # the auditor too, once
-    fitted = {kind: evaluate(kind, texts, y, show_progress) for kind in kinds}
+    audit_texts = [page_text("", e.text) for e in examples]  # as the auditor reads a page: focused/relevance/audit.py
+    fitted = {kind: evaluate(kind, texts, y, show_progress, audit_texts if kind == auditor else None) for kind in kinds}
     for _, metrics in fitted.values():
         metrics["crawl_value"] = crawl_value(metrics)
     chosen = max(requested, key=lambda k: fitted[k][1]["crawl_value"])

@@ -140,10 +140,7 @@ class FocusedSpider(FocusedSettings):
         self.envelope = Envelope.from_dict(card["envelope"], tolerance) if "envelope" in card and tolerance else None
         auditor = self._auditor(settings, classifier, judge)
         self.estimate_source = "audit" if auditor else "classifier"
-        estimated_by = judge if auditor else classifier  # whose calibration error widens the estimate's interval
-        self.calibration_error = (
-            card.get("metrics", {}).get(estimated_by and estimated_by.kind, {}).get("calibration_error", 0.0)
-        )
+        self.calibration_error = self._calibration_error(card, auditor, judge, classifier)
         self.worker = ModelWorker(
             classifier or KeywordBatch(self.profile),
             self.strategy,
@@ -157,6 +154,19 @@ class FocusedSpider(FocusedSettings):
         self.min_word_diversity = settings.getfloat("FOCUSED_MIN_WORD_DIVERSITY")
         self.state: dict[str, Any] = {}  # replaced by the saved state when JOBDIR is set
         logger.info("Strategy %s, page relevance from %s", strategy, self.relevance_model)
+
+    @staticmethod
+    def _calibration_error(
+        card: dict[str, Any], auditor: Auditor | None, judge: PageClassifier | None, classifier: PageClassifier | None
+    ) -> float:
+        """What widens the estimate's interval: the calibration error of the model whose verdicts the estimate counts,
+        as it reads pages there. An auditor of its own reads the main text alone (a card from before that was measured
+        has only the reading with the title)."""
+        separate = auditor is not None and auditor.classifier is not None
+        by = judge if separate else classifier
+        metrics = card.get("metrics", {}).get(by.kind if by else None, {})
+        alone = metrics.get("audit_calibration_error") if separate else None
+        return alone if alone is not None else metrics.get("calibration_error", 0.0)
 
     def _auditor(
         self,
