@@ -81,7 +81,6 @@ def test_the_estimates_interval_widens_by_the_calibration_error_of_the_reading_i
     assert error(card, Auditor(judge.read, 0.1, 0.5), judge, classifier) == 0.15  # its own auditor: the text alone
     assert error(card, Auditor(None, 0.1, 0.5), classifier, classifier) == 0.05  # the crawl's model audits itself
     assert error(card, None, None, classifier) == 0.05  # no auditor: the classifier's own share
+    # a card trained before the auditor's own reading was measured: the reading with the title stands in
     before = {"metrics": {"tfidf": metrics["tfidf"], "embedding": {"calibration_error": 0.1}}}
-    assert (
-        error(before, Auditor(judge.read, 0.1, 0.5), judge, classifier) == 0.1
-    )  # a card trained before it was measured
+    assert error(before, Auditor(judge.read, 0.1, 0.5), judge, classifier) == 0.1
