@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import numpy as np
+from sklearn.pipeline import Pipeline
 
 from focused.relevance.training import tfidf_pipeline
-from focused.relevance.words import UnseenWordsTfidf, tfidf_features
+from focused.relevance.words import FEATURES, UnseenWordsTfidf, tfidf_features
 
 GENERIC = "the string holds text and code; see the url for support"
 POSITIVES = [f"unicode code points and utf-8 encoding {i}: decode bytes to text. {GENERIC}" for i in range(6)]
@@ -29,3 +30,14 @@ def test_a_page_of_its_own_vocabulary_is_not_relevant_by_the_generic_words_it_sh
     manual = " ".join(f"migration{i} queryset{i} middleware{i} template{i}" for i in range(40))
     generic_only, own_manual = model.predict_proba([GENERIC, f"{GENERIC} {manual}"])[:, 1]
     assert own_manual < generic_only and own_manual < 0.5
+
+
+def test_the_linear_head_sees_only_the_words_of_its_examples_and_judges_as_if_it_saw_all():
+    """A bucket no example fills weighs 0 in the fitted model; dropping the 2^18 - a few hundred of them before the
+    solver runs changes its cost (lbfgs works on every feature it is given), not its probabilities."""
+    texts, y = POSITIVES + NEGATIVES, [1] * len(POSITIVES) + [0] * len(NEGATIVES)
+    model = tfidf_pipeline().fit(texts, y)
+    every_bucket = Pipeline([step for step in tfidf_pipeline().steps if step[0] != "used"]).fit(texts, y)
+    assert model["used"].get_support().sum() < 1000 < FEATURES
+    pages = [GENERIC, "utf-8 bytes decoded to text, unseen words aside", "merge a dataframe's rows", "nothing known"]
+    assert np.allclose(model.predict_proba(pages), every_bucket.predict_proba(pages), atol=1e-9)
