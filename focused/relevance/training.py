@@ -124,8 +124,8 @@ def head() -> CalibratedClassifierCV:
 
 
 def tfidf_pipeline() -> Pipeline:
-    """Words the examples never had weigh 0 in a linear model fitted on them, so they are dropped before it: the
-    solver's cost follows the features it is given (2^18 hashed buckets against a few thousand used)."""
+    """A bucket no example fills weighs 0 in a linear model fitted on them, so the buckets of zero variance are
+    dropped before it: the solver's cost follows the features it is given (2^18 against a few thousand filled)."""
     return Pipeline([("words", tfidf_features()), ("used", VarianceThreshold()), ("clf", head())])
 
 
