@@ -6,8 +6,10 @@ VENV := .venv
 demo: $(VENV)/.installed
 	$(VENV)/bin/python -m testbed.demo
 
+# One pytest process per core (pytest-xdist), a test file to each: a file's module fixtures (a trained model,
+# a shared crawl) are made once, and two files' crawls share the machine.
 test: $(VENV)/.installed system
-	$(VENV)/bin/python -m pytest -q
+	$(VENV)/bin/python -m pytest -q --numprocesses auto --dist loadfile
 
 # pyflakes-level checks and the formatting (pyproject.toml, [tool.ruff]).
 lint: $(VENV)/.installed
