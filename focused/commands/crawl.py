@@ -12,12 +12,13 @@ import sys
 from scrapy.commands.crawl import Command as ScrapyCrawl
 from scrapy.exceptions import UsageError
 
+from focused.addon import with_defaults
+
 
 class Command(ScrapyCrawl):
     def run(self, args: list[str], opts: argparse.Namespace) -> None:
         # Scrapy imports every command's module for any `scrapy` command: the spider and its models load here, when
-        # a crawl runs, not when `scrapy train` or `scrapy evaluate` does.
-        from focused.addon import with_defaults
+        # a crawl runs, not when `scrapy train` or `scrapy evaluate` does (focused.addon is Scrapy and settings only).
         from focused.spiders.focused import FocusedSpider
 
         assert self.settings is not None  # set by Scrapy before a command runs
