@@ -105,6 +105,7 @@ def main() -> None:
     budget = {**LOOPBACK, "CLOSESPIDER_PAGECOUNT": args.pages}
     outside = Path(tempfile.mkdtemp(prefix="focused-bench-"))  # no scrapy.cfg: Scrapy's defaults
     if args.web:
+        args.web = args.web.resolve()  # the plain spider runs in a folder of its own
         profile, module, options = args.web / "profiles" / f"{args.topic}.toml", "testbed.docsweb", ("--root", args.web)
         relevant, place = (
             load_labels(args.web / "labels" / f"{args.topic}.txt").relevant,
