@@ -25,16 +25,26 @@ def test_the_sample_is_the_share_asked_for_and_the_same_every_time():
 
 
 def judge(texts):
-    """A model whose verdict is in the text: 'yes' pages are relevant to it."""
-    return np.array([0.9 if text.split() == ["yes"] else 0.1 for text in texts])
+    """A model whose verdict is in the text: 'yes' pages are relevant to it, 'maybe' pages nearly."""
+    return np.array([{"yes": 0.9, "maybe": 0.45}.get(text.strip(), 0.1) for text in texts])
 
 
 def test_the_auditors_verdict_is_its_own_not_the_crawls_models():
     auditor = Auditor(judge, share=0.1, threshold=0.5)
     assert [url for url in URLS if auditor.wants(url)] == [url for url in URLS if sampled(url, 0.1)]
-    assert auditor.verdict("yes", probability=0.01) and not auditor.verdict("no", probability=0.99)
+    assert auditor.verdict("yes", probability=0.01, relevant=False)
+    assert not auditor.verdict("no", probability=0.99, relevant=True)
     own = Auditor(None, share=0.1, threshold=0.5)  # the crawl's model is the auditor: its probability decides
-    assert own.verdict("no", probability=0.99) and not own.verdict("yes", probability=0.01)
+    assert own.verdict("no", probability=0.99, relevant=True) and not own.verdict(
+        "yes", probability=0.01, relevant=False
+    )
+
+
+def test_a_page_the_auditor_leans_toward_counts_where_the_crawls_classifier_judged_it_relevant():
+    auditor = Auditor(judge, share=0.1, threshold=0.5)
+    assert auditor.verdict("maybe", probability=0.9, relevant=True)  # 0.45: past SECOND_OPINION of the threshold
+    assert not auditor.verdict("maybe", probability=0.3, relevant=False)  # leaning alone is not enough
+    assert not Auditor(judge, share=0.1, threshold=0.6).verdict("maybe", probability=0.9, relevant=True)  # 0.45 < 0.48
 
 
 def test_the_auditor_reads_a_page_once_by_its_main_text():
@@ -44,7 +54,7 @@ def test_the_auditor_reads_a_page_once_by_its_main_text():
         read.extend(texts)
         return judge(texts)
 
-    assert Auditor(recording, share=0.1, threshold=0.5).verdict("yes", probability=0.01)
+    assert Auditor(recording, share=0.1, threshold=0.5).verdict("yes", probability=0.01, relevant=False)
     assert read == ["\nyes"]  # one text, as page_text reads a page without its title
 
 

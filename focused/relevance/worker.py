@@ -98,7 +98,9 @@ class ModelWorker:
         if job.duplicate_of or job.stuffed:
             return False
         loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self.auditing, self.auditor.verdict, job.text, result.classifier)
+        return await loop.run_in_executor(
+            self.auditing, self.auditor.verdict, job.text, result.classifier, result.relevant
+        )
 
     def dead_end(self, url: str, info: LinkEvidence) -> None:
         """Tell the strategy, on the worker thread, that a link gave no page. Nobody awaits this, so a
