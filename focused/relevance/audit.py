@@ -16,14 +16,12 @@ would double the embedding model's cost, the largest of the audit's. On the benc
 crawls the text alone was within 0.031 of the labels' harvest on average, both readings 0.035
 (docs/benchmarks.md, session 60).
 
-The auditor is sure of few pages: calibrated on examples of which a tenth are positive, it judged 0.60 to 0.64 of
-`dataframes`' relevant pages relevant, and the estimate read 0.16 under where 39% to 49% of a crawl's pages were.
-Where it leans toward relevant (SECOND_OPINION of the threshold) and the crawl's own classifier, a model of the
-other view (word counts, not embeddings), judged the page relevant, two models that err apart agree, and the page
-counts: on the audited pages of 60 crawls of nine topics, replayed, the estimate came within 0.10 of the labels on
-every topic (it had missed `dataframes`), and within 0.025 on the tuning topics' mean, against 0.030 (session 66).
-Neither model alone decides: the crawl's classifier called 40% of `regex`'s and `unicode`'s pages relevant where the
-labels say 1%, and the auditor leans toward few of them.
+The auditor is sure of few pages: calibrated on examples a tenth of which are positive, it called 0.60 to 0.64 of
+`dataframes`' relevant pages relevant, and the estimate read 0.16 under there. A page it leans toward
+(SECOND_OPINION of the threshold) counts where the crawl's classifier, a model of the other view, judged it
+relevant: two models that err apart agree. Replayed on 60 crawls, the estimate came within 0.10 of the labels on
+every topic (docs/benchmarks.md, session 66). Neither decides alone: the crawl's classifier called 40% of
+`regex`'s pages relevant where the labels say 1%.
 """
 
 from __future__ import annotations
