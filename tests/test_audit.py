@@ -35,9 +35,8 @@ def test_the_auditors_verdict_is_its_own_not_the_crawls_models():
     assert auditor.verdict("yes", probability=0.01, relevant=False)
     assert not auditor.verdict("no", probability=0.99, relevant=True)
     own = Auditor(None, share=0.1, threshold=0.5)  # the crawl's model is the auditor: its probability decides
-    assert own.verdict("no", probability=0.99, relevant=True) and not own.verdict(
-        "yes", probability=0.01, relevant=False
-    )
+    assert own.verdict("no", probability=0.99, relevant=True)
+    assert not own.verdict("yes", probability=0.01, relevant=False)
 
 
 def test_a_page_the_auditor_leans_toward_counts_where_the_crawls_classifier_judged_it_relevant():
