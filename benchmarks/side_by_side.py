@@ -168,6 +168,7 @@ def main() -> None:
         metavar="NAME=VALUE",
         help="a Scrapy setting for every crawl, as `scrapy crawl -s`",
     )
+    parser.add_argument("--model", default="tfidf", help="the page classifier `scrapy train --model` fits")
     parser.add_argument("--tag", default="", help="write crawls, classifiers and results under ROOT/variants/TAG")
     args = parser.parse_args()
     root = args.root.resolve()
@@ -184,7 +185,7 @@ def main() -> None:
                     "train",
                     str(root / "profiles" / f"{topic}.toml"),
                     "--model",
-                    "tfidf",
+                    args.model,
                     "--output",
                     str(out / "classifiers"),
                 ],

@@ -16,8 +16,10 @@ from testbed.localweb.web import LocalWeb
 from tests.conftest import REPO
 
 
-def train(profile: Path, output: Path, model: str = "tfidf", proxy: str | None = None) -> subprocess.CompletedProcess:
-    env = {"PATH": "/usr/bin:/bin", "HF_HUB_OFFLINE": "1", **({"http_proxy": proxy} if proxy else {})}
+def train(
+    profile: Path, output: Path, model: str = "tfidf", proxy: str | None = None, **env_vars: str
+) -> subprocess.CompletedProcess:
+    env = {"PATH": "/usr/bin:/bin", "HF_HUB_OFFLINE": "1", **({"http_proxy": proxy} if proxy else {}), **env_vars}
     command = [sys.executable, "-m", "scrapy", "train", str(profile), "--model", model, "--output", str(output)]
     command += ["-s", "DOWNLOAD_DELAY=0", "-s", "TELNETCONSOLE_ENABLED=False"]
     return subprocess.run(command, cwd=REPO, env=env, capture_output=True, text=True, timeout=300)
@@ -136,6 +138,20 @@ def test_the_embedding_model_trains_offline(tmp_path):
     on_topic, off_topic = classifier(held_out())
     assert on_topic > 0.5 > off_topic
     assert card["audit"] == {"model": "embedding"} and load_auditor(tmp_path / "models", classifier) is classifier
+
+
+def test_the_ensemble_distills_its_embedding_offline_and_carries_it_in_the_artifact(tmp_path):
+    profile = profile_with(tmp_path, *FOLDERS)
+    cache = tmp_path / "cache"
+    done = train(profile, tmp_path / "models", model="ensemble", FOCUSED_CACHE=str(cache))
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert list(cache.glob("all-MiniLM-L6-v2-static-*/model.safetensors"))  # distilled from the bundled files
+    card = json.loads((tmp_path / "models" / "sql.json").read_text())
+    assert card["model"] == "ensemble" and card["embedding_model"] == "all-MiniLM-L6-v2"
+    assert card["metrics"]["ensemble"]["roc_auc"] > 0.9 and "model2vec" in card["versions"]
+    shutil.rmtree(cache)  # the classifier reads pages with the vectors it was trained on, not the cache's
+    on_topic, off_topic = load_classifier(tmp_path / "models", "sql")(held_out())
+    assert on_topic > 0.5 > off_topic
 
 
 @pytest.mark.parametrize(

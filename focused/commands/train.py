@@ -1,4 +1,4 @@
-"""`scrapy train PROFILE [--model auto|tfidf|embedding]`: train the profile's page classifier."""
+"""`scrapy train PROFILE [--model auto|tfidf|ensemble|embedding]`: train the profile's page classifier."""
 
 from __future__ import annotations
 
@@ -28,7 +28,7 @@ class Command(ScrapyCommand):
         super().add_options(parser)
         parser.add_argument(
             "--model",
-            choices=["auto", "tfidf", "embedding"],
+            choices=["auto", "tfidf", "ensemble", "embedding"],
             default="auto",
             help="auto keeps the better cross-validated model, the faster on a tie",
         )
