@@ -136,7 +136,8 @@ def ensemble_pipeline() -> VotingClassifier:
     """TF-IDF's probability averaged with the static embedding's. Word counts judge a page by the examples' words,
     an embedding by what they mean; where one is wrong the other rarely agrees. On the benchmark web's pages
     (docs/benchmarks.md, session 67), the pages judged relevant were two to ten times as precise as TF-IDF's alone
-    on the narrow topics, at about the same average precision. Not yet measured in crawls: `auto` does not choose it."""
+    on the narrow topics, at about the same average precision. In crawls of the held-out topics (session 68) it gave
+    more of the budget to hazard hosts and less to pandas' pages on `dataframes`: `auto` does not choose it."""
     meaning = Pipeline([("embed", StaticEmbedder()), ("clf", head())])
     return VotingClassifier([("words", tfidf_pipeline()), ("meaning", meaning)], voting="soft")
 
