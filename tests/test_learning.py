@@ -118,8 +118,8 @@ def test_a_host_that_gives_no_credible_relevant_pages_fades_once_past_its_allowa
 
 
 def test_a_site_that_showed_nothing_falls_below_one_of_low_yield():
-    """Three probes' worth of pages (4 x 2/3) with nothing relevant: the site's links fade below those of a site that
-    gave one relevant page in forty, where a whole probe kept it above them."""
+    """Two probes' worth of pages with nothing relevant: the site's links fade below those of a site that gave one
+    relevant page in forty, where a whole probe kept it above them."""
     strategy = vouched(Learned(PROFILE, settings(FOCUSED_HOST_PROBE=4, FOCUSED_HOST_YIELD=5)), "farm", "docs")
     for i in range(40):
         strategy.score(page(f"http://docs/{i}", 0.9 if i == 0 else 0.1), [])

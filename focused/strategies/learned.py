@@ -155,8 +155,8 @@ class SiteOutcomes:
         novel-looking pages believed as little: they may copy pages not read yet."""
         return (probe * trust + per_relevant * self.earned * earned_trust) * (1 + self.believed) / (1 + self.read)
 
-    def probe_left(self, probe: float) -> float:
-        """What is left of the probe of a site the crawl found: it halves with every probe's worth of pages read."""
+    def spent(self, probe: float) -> float:
+        """The probe left of a site the crawl found: it halves with every probe's worth of pages read."""
         return probe * 0.5 ** (self.read / max(probe, 1.0))
 
     def take_back(self, relevance: float, credibility: float, relevant: bool) -> None:
@@ -259,9 +259,8 @@ class Learned(Strategy):
         spent as its pages are read: held whole, it kept a site that showed nothing in its first pages above the
         real sites of low yield (eight hazard sites took two to eight pages each in every held-out crawl:
         docs/benchmarks.md, session 69)."""
-        if site in self.trust.seed_sites:
-            return self.host_probe
-        return outcomes.probe_left(self.host_probe * self.exploration)
+        probe = self.host_probe * self._payoff(site)
+        return probe if site in self.trust.seed_sites else outcomes.spent(probe)
 
     def _allowance_left(self, site: str, outcomes: SiteOutcomes, trust: float) -> float:
         """min(1, the site's allowance / its next fetch): 1 while the site has earned another fetch."""
