@@ -172,9 +172,8 @@ FOCUSED_RESCORE_INTERVAL = 50
 FOCUSED_RESCORE_LIMIT = 50000
 FOCUSED_LINK_WARMUP = 10
 # The budget a site (a registrable domain: all its hosts, focused.frontier.urls.site_of) earns in the focused
-# strategy, in pages read (a broken link spends none of it): pages it gets to show what it holds (on a site
-# beyond the seeds', spent as they are read: halving with every probe's worth of pages read), then pages per
-# credible relevant page it gave; past that, scores into the site fade by the square of its share left.
+# strategy, in pages read (a broken link spends none of it): pages it gets to show what it holds, then
+# pages per credible relevant page it gave; past that, scores into the site fade by the square of its share left.
 FOCUSED_HOST_PROBE = 10
 FOCUSED_HOST_YIELD = 5
 # A site's trust from the seeds (focused/strategies/trust.py: a seed's site has 1, a site linked as one of 20

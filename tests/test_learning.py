@@ -109,39 +109,11 @@ def test_a_host_that_gives_no_credible_relevant_pages_fades_once_past_its_allowa
     e = strategy.exploration  # one of the two sites found beyond the seed's paid off: (1 + 1) / (2 + 1)
     assert e == pytest.approx(2 / 3)
     assert farm.signals["overspent"] < 0 and farm.score == pytest.approx(sum(farm.signals.values()))
-    probe = 4 * e  # spent as it is read: halved with every 4e pages
-    left = probe * 0.5 ** (9 / probe) / 10  # of the allowance, at the 10th fetch
+    left = 4 * e / 10  # of the allowance, at the 10th fetch: probe 4e
     assert farm.score == pytest.approx((farm.score - farm.signals["overspent"]) * left**2)
     assert docs.signals["overspent"] == pytest.approx(
-        -(docs.score - docs.signals["overspent"]) * (1 - ((probe * 0.5 ** (9 / probe) + 4) / 10) ** 2)
+        -(docs.score - docs.signals["overspent"]) * (1 - ((4 * e + 4) / 10) ** 2)
     )
-
-
-def test_a_site_that_showed_nothing_falls_below_one_of_low_yield():
-    """Two probes' worth of pages with nothing relevant: the site's links fade below those of a site that gave one
-    relevant page in forty, where a whole probe kept it above them."""
-    strategy = vouched(Learned(PROFILE, settings(FOCUSED_HOST_PROBE=4, FOCUSED_HOST_YIELD=5)), "farm", "docs")
-    for i in range(40):
-        strategy.score(page(f"http://docs/{i}", 0.9 if i == 0 else 0.1), [])
-    for i in range(7):
-        strategy.score(page(f"http://farm/{i}", 0.1), [])
-    farm = strategy.score(page("http://farm/7", 0.1), [Link("http://farm/sql-query", "SQL query plans", "")])[0]
-    docs = strategy.score(page("http://docs/40", 0.1), [Link("http://docs/sql-query", "SQL query plans", "")])[0]
-    assert farm.score < docs.score
-
-
-def test_a_seeds_site_keeps_its_probe_where_a_site_the_crawl_found_spends_it():
-    """Pages with nothing relevant: the seed's site has its tenth page of its probe of ten to come, a site found
-    through its links (probe 10 x 1/2, the payoff of the one site found) has 5 x 1/2^(8/5) of it left at its 9th."""
-    strategy = vouched(Learned(PROFILE, settings(FOCUSED_HOST_PROBE=10)), "docs")
-    for i in range(7):
-        strategy.score(page(f"http://a/{i}", 0.1), [])
-        strategy.score(page(f"http://docs/{i}", 0.1), [])
-    seed = strategy.score(page("http://a/8", 0.1), [Link("http://a/sql-query", "SQL query plans", "")])[0]
-    found = strategy.score(page("http://docs/8", 0.1), [Link("http://docs/sql-query", "SQL query plans", "")])[0]
-    assert seed.signals["overspent"] == 0
-    left = 5 * 0.5 ** (8 / 5) / 9
-    assert found.score == pytest.approx((found.score - found.signals["overspent"]) * left**2)
 
 
 def test_a_host_the_seeds_hardly_vouch_for_gets_a_smaller_allowance():
@@ -382,8 +354,7 @@ def test_a_site_of_implausible_pages_has_its_probe_shrink():
         (listing,) = strategy.score(ParentPage(f"http://parked/{i}", 1, 0.4, False, credibility=0.05), link)
     assert strategy.sites["parked"].allowance(10, 5, 1.0, 1.0) == pytest.approx(10 * (1 + 4 * 0.05) / 5)
     probe = 10 / 2  # times the payoff of exploring so far: one site found, nothing in it
-    allowance = probe * 0.5 ** (4 / probe) * 1.2 / 5
-    assert listing.score == pytest.approx((listing.score - listing.signals["overspent"]) * (allowance / 5) ** 2)
+    assert listing.score == pytest.approx((listing.score - listing.signals["overspent"]) * (probe * 1.2 / 5 / 5) ** 2)
     (docs,) = strategy.score(page("http://docs/0", 0.0), [Link("http://docs/1", "", "")])
     assert docs.signals["overspent"] == 0  # a site of believed pages keeps its whole probe
 
@@ -417,13 +388,12 @@ def test_the_frontier_is_rescored_when_a_sites_allowance_left_halves():
         version = strategy.version
         strategy.score(page(f"http://farm/{i}", 0.0), [])
         steps.append(strategy.version - version)
-    # the probe is 4 x 1/2 (the one site found beyond the seed's has held nothing), spent as it is read: after n
-    # pages 2 x 1/2^(n/2) / (n + 1) left, less than half of it two pages before
-    assert [i + 1 for i, step in enumerate(steps) if step == 2] == [2, 4, 6, 8, 10, 12, 14, 16]
+    # the probe is 4 x 1/2 (the one site found beyond the seed's has held nothing): 2/4 left, then 2/8, 2/16
+    assert [i + 1 for i, step in enumerate(steps) if step == 2] == [3, 7, 15]
 
 
 def test_broken_links_into_a_site_spend_neither_its_allowance_nor_its_belief():
-    strategy = vouched(Learned(PROFILE, settings(FOCUSED_HOST_PROBE=8)), "docs")
+    strategy = vouched(Learned(PROFILE, settings(FOCUSED_HOST_PROBE=4)), "docs")
     strategy.score(page("http://docs/", 0.0), [])
     for i in range(8):  # other sites' old links into a path the site no longer has
         strategy.dead_end(f"http://docs/old/{i}", {"parent_url": "http://a/"})
@@ -431,5 +401,5 @@ def test_broken_links_into_a_site_spend_neither_its_allowance_nor_its_belief():
     assert docs.fetched == 9 and docs.read == 1 and docs.allowance(4, 5, 1.0, 1.0) == pytest.approx(4)
     links = [Link(f"http://docs/{directory}/sql-query", "SQL query plans", "") for directory in ("manual", "old")]
     live, dead = strategy.score(page("http://a/more", 0.9), links)
-    assert live.signals["overspent"] == 0 == dead.signals["overspent"]  # one page read of a probe of 8 x 1/2
+    assert live.signals["overspent"] == 0 == dead.signals["overspent"]  # one page read of a probe of 4
     assert dead.score < 0.3 * live.score  # the dead directory fades by alive(link), not the whole site

@@ -7,9 +7,7 @@
                 + w_explore · payoff · ½^(pages read on the link's site) · trust
     all times alive(link), the chance that the link gives a page (focused/strategies/deadends.py),
     and min(1, allowance / (pages read + 1))² of the link's site, where
-    allowance = (probe · trust + FOCUSED_HOST_YIELD · credible relevant pages · trust') · believed share,
-    probe = FOCUSED_HOST_PROBE on a seed's site, else FOCUSED_HOST_PROBE · payoff · ½^(pages read / that)
-    (the pages a look at a site the crawl found is worth, spent as they are read)
+    allowance = (FOCUSED_HOST_PROBE · payoff · trust + FOCUSED_HOST_YIELD · credible relevant pages · trust') · believed share
     (trust' = √trust for a site a fully trusted site links to, trust otherwise: focused/strategies/trust.py)
     and payoff is the share of the sites found beyond the seeds' that gave a credible relevant page
     (1 on a seed's site: the user chose it).
@@ -81,8 +79,7 @@ are a pay-level domain's (Lee et al. 2008); politeness stays per host.
   not have took 600 of 2,000 responses on the benchmark web before this.
 
 - the allowance is the budget a site earns, in pages read (a broken link into the site spends none
-  of it: alive(link) fades those): a few pages to show what it holds (on a site beyond the seeds', spent as they
-  are read), and a number
+  of it: alive(link) fades those): a few pages to show what it holds, and a number
   of pages per relevant page it gave, each counted by the page's credibility (a spun or
   copied page earns little, a stuffed one nothing); all of it shrinking as the site's pages
   prove implausible or derivative (the believed share: summed credibility + 1 over pages
@@ -154,10 +151,6 @@ class SiteOutcomes:
         its first page). A site whose pages mostly repeat others' (a copy of a site, spun text) has its
         novel-looking pages believed as little: they may copy pages not read yet."""
         return (probe * trust + per_relevant * self.earned * earned_trust) * (1 + self.believed) / (1 + self.read)
-
-    def spent(self, probe: float) -> float:
-        """The probe left of a site the crawl found: it halves with every probe's worth of pages read."""
-        return probe * 0.5 ** (self.read / max(probe, 1.0))
 
     def take_back(self, relevance: float, credibility: float, relevant: bool) -> None:
         """A page of the site was a copy of a page elsewhere: what it was credited with goes."""
@@ -253,18 +246,9 @@ class Learned(Strategy):
         crawl's experience of the sites it found."""
         return 1.0 if site in self.trust.seed_sites else self.exploration
 
-    def _probe(self, site: str, outcomes: SiteOutcomes) -> float:
-        """The pages a look at the site is worth. A seed's site keeps its probe whole: the user chose it, and its
-        pages on the topic may lie deep (`tls`'s 11 on www.postgresql.org). Any other site's is an expectation,
-        spent as its pages are read: held whole, it kept a site that showed nothing in its first pages above the
-        real sites of low yield (eight hazard sites took two to eight pages each in every held-out crawl:
-        docs/benchmarks.md, session 69)."""
-        probe = self.host_probe * self._payoff(site)
-        return probe if site in self.trust.seed_sites else outcomes.spent(probe)
-
     def _allowance_left(self, site: str, outcomes: SiteOutcomes, trust: float) -> float:
         """min(1, the site's allowance / its next fetch): 1 while the site has earned another fetch."""
-        probe = self._probe(site, outcomes)
+        probe = self.host_probe * self._payoff(site)
         allowance = outcomes.allowance(probe, self.host_yield, trust, self.trust.earned_factor(site))
         return min(1.0, allowance / (outcomes.read + 1))
 
