@@ -58,7 +58,10 @@ def test_focused_beats_lexical_and_breadth_first_and_tunnels(web, run_crawl, set
     500, 16 crawls of 17 read 31 to 93, the 17th found the index at page 411 (docs/benchmarks.md, session 50).
     Lexical's harvest at 500 pages is 0.36 and breadth-first's 0.21, each within about 0.01 between runs; the
     focused crawls' 0.52 to 0.57, 0.37 in that 17th. Until session 40 the harvest also hung on whether
-    mirror.example or its original was read first."""
+    mirror.example or its original was read first. Under CPU contention (the suite's other worker) the archive
+    comes later: a CI run's three read 0.40, 0.43 and 0.56 (mean 0.465); six crawls beside two busy processes
+    0.40 to 0.57, three of them under 0.49, against 0.53 to 0.57 in twelve on a quiet machine (docs/benchmarks.md,
+    session 70). Hence a margin of 0.20 over breadth-first, not 0.25."""
     focused = ("focused", "focused-2", "focused-3")
     longer = {**settings, "CLOSESPIDER_PAGECOUNT": TUNNEL_BUDGET}
     audited = {**longer, "FOCUSED_AUDIT_SHARE": 0.1}  # the default, which the suite's crawls leave off (conftest)
@@ -72,7 +75,7 @@ def test_focused_beats_lexical_and_breadth_first_and_tunnels(web, run_crawl, set
     assert all(len(run.urls) >= 0.9 * TUNNEL_BUDGET for run in runs.values())
     mean = sum(harvest[name] for name in focused) / len(focused)
     assert mean >= harvest["lexical"] + 0.05, harvest
-    assert mean >= harvest["bfs"] + 0.25, harvest
+    assert mean >= harvest["bfs"] + 0.20, harvest
 
     # archive.example is about databases, reachable only through travel and news pages and an
     # index page that is not, with links that say nothing about their targets.
