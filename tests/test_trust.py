@@ -83,3 +83,18 @@ def test_between_sites_trusted_alike_the_original_is_the_one_more_trusted_sites_
     assert trust.outranks("sqlzone", "mirror") and not trust.outranks("mirror", "sqlzone")
     assert not trust.outranks("news", "dbtalk") and not trust.outranks("dbtalk", "news")  # nothing tells them apart
     assert trust.outranks("portal", "news") and not trust.outranks("sqlzone", "portal")
+
+
+def test_a_site_first_linked_between_updates_has_what_its_endorser_passes_on():
+    """Trust is recomputed a batch at a time; a site first linked in between is trusted at once as the next update
+    would trust it (its one endorser's share), not left at nothing: links into it would wait out the batch below
+    every link of a farm the crawl had faded (the local web's archive, read 55 pages after its first link)."""
+    pages = [("portal", ["portal"] * 9 + ["travel"])] + [("travel", ["travel"] * 4 + ["archive"])] * 2
+    between = crawl(SiteTrust({"portal"}, floor=0.01), pages)
+    between.observe("archive", ["archive"] * 3 + ["found"])
+    after = crawl(SiteTrust({"portal"}, floor=0.01), [*pages, ("archive", ["archive"] * 3 + ["found"])])
+    assert 0 < between.factor("found") == pytest.approx(after.factor("found"))
+    assert between.earned_factor("found") == pytest.approx(after.earned_factor("found"))
+    untrusted = crawl(SiteTrust({"portal"}, floor=0.01), pages)
+    untrusted.observe("elsewhere", ["nowhere"])  # a site no chain from a seed has reached passes on nothing
+    assert untrusted.factor("nowhere") == 0.0

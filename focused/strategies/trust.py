@@ -16,7 +16,8 @@ through a few footer links of real pages gets little, however topical its pages 
 be; a farm spread over thousands of sites gets less at each hop. Spam cannot raise its
 trust by what it writes, only by getting trusted pages to link to it.
 
-Trust is 1 on a seed's site; `factor` maps it to 0..1 against FOCUSED_TRUST_FLOOR, the
+Trust is recomputed a batch at a time (`update`); a site first linked in between is trusted at once as the next
+update would trust it. Trust is 1 on a seed's site; `factor` maps it to 0..1 against FOCUSED_TRUST_FLOOR, the
 trust at which a site is as welcome as any; `earned_factor`, how far the site's own credible pages may
 prove it past that: further when a site trusted in full vouches for it than when only sites on probation do.
 
@@ -54,6 +55,20 @@ class SiteTrust:
             shares[target] = shares.get(target, 0.0) + 1 / len(link_sites)
             if target != site:
                 self.endorsers.setdefault(target, set()).add(site)
+        if self.trust:
+            self._first_endorsed(site, {target for target in link_sites if target not in self.trust})
+
+    def _first_endorsed(self, site: str, new: set[str]) -> None:
+        """Sites this page is the first to link to get the trust its site passes on, until the next update: a
+        site no update has reached would have none, and links into it would score as a farm's until the next
+        batch (up to FOCUSED_RESCORE_INTERVAL pages: on the local web, the archive's front page waited 55 pages
+        behind a farm's leftovers). Its only endorser so far is this page's site, so this is what update gives."""
+        trusted = self.of(site)
+        per_share = trusted * DAMPING / self._pages(site)
+        for target in new:
+            self.trust[target] = per_share * self.shares[site][target]
+            if trusted >= self.floor:
+                self.vouched.add(target)
 
     def update(self) -> None:
         """Recompute every site's trust: the best chain from a seed (Dijkstra's order: every weight is
