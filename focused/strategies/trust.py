@@ -64,7 +64,7 @@ class SiteTrust:
         batch (up to FOCUSED_RESCORE_INTERVAL pages: on the local web, the archive's front page waited 55 pages
         behind a farm's leftovers). Its only endorser so far is this page's site, so this is what update gives."""
         trusted = self.of(site)
-        per_share = trusted * DAMPING / self._pages(site)
+        per_share = self._per_share(site, trusted)
         for target in new:
             self.trust[target] = per_share * self.shares[site][target]
             if trusted >= self.floor:
@@ -84,11 +84,15 @@ class SiteTrust:
             if in_full:
                 vouched.add(site)
             shares = self.shares.get(site, {})
-            per_share = negative * DAMPING / self._pages(site) if shares else 0.0  # once per site, not per link
+            per_share = -self._per_share(site, -negative) if shares else 0.0  # once per site, not per link
             for target, share in shares.items():
                 if target not in trust:  # a site's trust is final when popped: whether it is in full is known
                     heapq.heappush(heap, (per_share * share, target, -negative >= self.floor))
         self.trust, self.vouched = trust, vouched
+
+    def _per_share(self, site: str, trusted: float) -> float:
+        """What a site of trust `trusted` passes on per unit of link share."""
+        return trusted * DAMPING / self._pages(site)
 
     def _pages(self, site: str) -> float:
         """What a site's summed link shares are a mean over: its pages read, and UNREAD more that endorse nothing when
