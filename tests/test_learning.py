@@ -195,6 +195,20 @@ def test_the_link_classifier_learns_from_outcomes_and_rescoring_uses_it():
     assert good.signals["link"] > bad.signals["link"]
 
 
+def test_a_link_is_learned_from_as_it_was_scored_not_with_its_own_pages_verdict_in_its_sites_rate():
+    """Forty sites, one page read of each, relevant or not at random: what a site's rate was before its page was read
+    says nothing of the page. Counted in the rate the link is learned from, each page's verdict taught the link models
+    that a rate of 2/3 means relevant (a page's site read once, relevant) and 1/3 not, and the prior of a site not
+    read yet, 1/2, then outranked the sites the crawl knew (v about 0.5 on a parked domain's links: session 72)."""
+    strategy = Learned(PROFILE, settings(FOCUSED_RESCORE_INTERVAL=40, FOCUSED_LINK_WARMUP=5))
+    strategy.score(page("http://a/", 0.0), [])
+    for i in range(40):
+        strategy.score(page(f"http://site{i}.example/", 0.9 if i % 3 == 0 else 0.1, parent_url="http://a/"), [])
+    link = {"anchor": "sql query", "context": "", "parent_url": "http://a/", "parent_relevance": 0.0}
+    good, bad = strategy.rescore([{**link, "url": "http://site0.example/x"}, {**link, "url": "http://site1.example/x"}])
+    assert abs(good.signals["link"] - bad.signals["link"]) < 0.05  # 0.18 with the verdict in the rate (0.40 and 0.23)
+
+
 def test_the_profiles_words_stay_half_the_link_evidence_once_the_link_classifier_has_learned():
     """Taught only by the links the crawl chose, the link model can bury an anchor that names the topic: the
     lexical similarity stays half of p, and the outcomes move the other half."""

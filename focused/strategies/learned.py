@@ -24,8 +24,10 @@ are a pay-level domain's (Lee et al. 2008); politeness stays per host.
   gave no page, such as a 404. Its features: the words of anchor, context and URL, their lexical
   similarity to the profile, the distance since the last relevant ancestor, the parent's
   relevance and the target site's smoothed rate of new relevant content (the same soft labels,
-  summed). Until it has seen FOCUSED_LINK_WARMUP pages of each class, the lexical similarity
-  alone stands in for it. The profile's words stay half of the evidence after: the model learns
+  summed; a link is learned from with its site's rate as it was when the link was followed: with its own
+  page's verdict in it, the first page of every site taught that rate is the label, and a site not read
+  yet, at the prior of a half, then outranked the sites the crawl knew: docs/benchmarks.md, session 72).
+  Until it has seen FOCUSED_LINK_WARMUP pages of each class, the lexical similarity alone stands in for it. The profile's words stay half of the evidence after: the model learns
   from the links the crawl chose to follow, and on its own it buried links whose anchors say what
   the user asked for (a link "Time series / date functionality", lexical similarity 0.61, at
   p = 0.02 for 840 responses: docs/benchmarks.md, session 51).
@@ -178,7 +180,8 @@ class Learned(Strategy):
         self.link_model = SGDClassifier(loss="log_loss", alpha=1e-4, random_state=0)
         self.lead_model: SGDClassifier | None = None  # v(link): the context graph, once paths show both classes
         # links judged since the last batch, with the page each led to (its relevance is the label; None: a dead end)
-        self.pending: list[tuple[LinkEvidence, int | None]] = []
+        # and their site's rate as it was before that outcome: what the link was scored on
+        self.pending: list[tuple[LinkEvidence, int | None, float]] = []
         self.outcomes = [0.0, 0.0]  # irrelevant, relevant outcomes learned from (soft labels summed)
         self.sites: dict[str, SiteOutcomes] = {}
         # per fetched page: the features of the link that led to it (a batch at a time; None outside LEAD_WINDOW)
@@ -285,6 +288,7 @@ class Learned(Strategy):
             parent.duplicate,
         )
         site = site_of(host_of(parent.url))
+        rate = self._site_rate(site)
         outcomes = self.sites.setdefault(site, SiteOutcomes())
         outcomes.fetched += 1
         outcomes.read += 1
@@ -303,7 +307,7 @@ class Learned(Strategy):
         self._check_allowance(site, outcomes)
         self.arrival_rows.append(None)
         if info.get("parent_url"):
-            self.pending.append(({**info, "url": parent.url}, number))
+            self.pending.append(({**info, "url": parent.url}, number, rate))
 
     def original(self, url: str, earlier: str) -> bool | None:
         """A page is the original of an earlier one on another site when its site is trusted more, or alike and
@@ -329,22 +333,25 @@ class Learned(Strategy):
         link's directories are dead (alive(link)); not a look at what the site holds, so neither its allowance nor
         its exploration bonus is spent, nor its belief shrunk: other sites' old links into
         pandas.pydata.org had spent its probe before its first page was read (docs/benchmarks.md, session 43)."""
-        self.sites.setdefault(site_of(host_of(url)), SiteOutcomes()).fetched += 1
+        site = site_of(host_of(url))
+        rate = self._site_rate(site)
+        self.sites.setdefault(site, SiteOutcomes()).fetched += 1
         self.paths.observe(url, page=False)
         if info.get("parent_url"):
-            self.pending.append(({**info, "url": url}, None))
+            self.pending.append(({**info, "url": url}, None, rate))
 
     def _learn(self) -> None:
         if self.pending:
-            infos = [info for info, _ in self.pending]
-            X = self._link_matrix(infos, self._parents(infos), self._sites(infos), *self.link_words(infos))
-            soft = np.array([self.graph.relevance[n] if n is not None else 0.0 for _, n in self.pending])
+            infos = [info for info, _, _ in self.pending]
+            rates = [rate for _, _, rate in self.pending]
+            X = self._link_matrix(infos, self._parents(infos), rates, *self.link_words(infos))
+            soft = np.array([self.graph.relevance[n] if n is not None else 0.0 for _, n, _ in self.pending])
             X2, y, weight = soft_examples(X, soft)
             for _ in range(EPOCHS):
                 self.link_model.partial_fit(X2, y, classes=[0, 1], sample_weight=weight)
             self.outcomes[0] += float((1 - soft).sum())
             self.outcomes[1] += float(soft.sum())
-            for row, (_, number) in enumerate(self.pending):
+            for row, (_, number, _) in enumerate(self.pending):
                 if number is not None:
                     self.arrival_rows[number] = X[row]  # the same features teach the context graph
             self.pending = []
@@ -395,7 +402,8 @@ class Learned(Strategy):
         has learned enough), and v(link), the context graph's (0 until it has)."""
         learned = min(self.outcomes) >= self.warmup
         words, sims = self.link_words(infos)
-        X = self._link_matrix(infos, parents, sites, words, sims) if learned or self.lead_model else None
+        rates = [self._site_rate(site) for site in sites] if learned or self.lead_model else []
+        X = self._link_matrix(infos, parents, rates, words, sims) if rates else None
         p = np.clip(2 * sims[3], 0, 1)
         if learned:
             p = (p + self.link_model.predict_proba(X)[:, 1]) / 2
@@ -416,18 +424,17 @@ class Learned(Strategy):
         self,
         infos: list[LinkEvidence],
         parents: list[int],
-        sites: list[str],
+        rates: list[float],
         words: sparse.csr_matrix,
         sims: np.ndarray,
     ) -> sparse.csr_matrix:
         """Hashed words of anchor (a:), context (c:) and URL (u:) (focused.strategies.linkwords), distance since
-        a relevant ancestor (d:), parent relevance, the target host's rate of relevant new pages, and the
+        a relevant ancestor (d:), parent relevance, the target site's rate of relevant new pages (`rates`: as known
+        when the link is scored, so a link learned from has its rate from before its own page was read), and the
         similarities of anchor, context and URL words to the profile: evidence that carries over to words the
         link model has not seen yet."""
         distances = [min(self.graph.distance[parent], LAYERS - 1) if parent >= 0 else LAYERS - 1 for parent in parents]
-        numbers = np.array(
-            [[float(i.get("parent_relevance") or 0.0), self._site_rate(site)] for i, site in zip(infos, sites)]
-        )
+        numbers = np.array([[float(i.get("parent_relevance") or 0.0), rate] for i, rate in zip(infos, rates)])
         return sparse.hstack(
             [
                 self.link_words.with_distances(words, distances),
