@@ -59,7 +59,7 @@ def test_the_link_models_words_are_one_text_of_its_parts_and_its_distance_normal
     settings.setmodule(project_settings)
     strategy = Learned(PROFILE, settings)
     infos = [{**link, "parent_url": None} for link in LINKS]
-    X = strategy._link_matrix(infos, [-1] * len(infos), [0.5] * len(infos), *strategy.link_words(infos))
+    X = strategy._link_matrix(infos, [-1] * len(infos), [(0.5, 1.0)] * len(infos), *strategy.link_words(infos))
     texts = [
         " ".join(
             [f"a:{w}" for w in link["anchor"].lower().split()]

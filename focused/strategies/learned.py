@@ -181,7 +181,7 @@ class Learned(Strategy):
         self.lead_model: SGDClassifier | None = None  # v(link): the context graph, once paths show both classes
         # links judged since the last batch, with the page each led to (its relevance is the label; None: a dead end)
         # and their site's rate as it was before that outcome: what the link was scored on
-        self.pending: list[tuple[LinkEvidence, int | None, float]] = []
+        self.pending: list[tuple[LinkEvidence, int | None, tuple[float, float]]] = []
         self.outcomes = [0.0, 0.0]  # irrelevant, relevant outcomes learned from (soft labels summed)
         self.sites: dict[str, SiteOutcomes] = {}
         # per fetched page: the features of the link that led to it (a batch at a time; None outside LEAD_WINDOW)
@@ -415,16 +415,18 @@ class Learned(Strategy):
         """The site of each link's URL, parsed once per scoring."""
         return [site_of(host_of(info["url"])) for info in infos]
 
-    def _site_rate(self, site: str) -> float:
-        """Share of the site's fetched pages that were relevant and new (Laplace-smoothed)."""
+    def _site_rate(self, site: str) -> tuple[float, float]:
+        """Share of the site's fetched pages that were relevant and new (Laplace-smoothed), and how much of that is
+        the prior's: a half is an unread site's rate, above most sites' the crawl knows, and without the second a
+        linear model cannot tell an unknown site from a good one."""
         outcomes = self._site(site)
-        return (outcomes.new_relevant + 1) / (outcomes.fetched + 2)
+        return (outcomes.new_relevant + 1) / (outcomes.fetched + 2), 2 / (outcomes.fetched + 2)
 
     def _link_matrix(
         self,
         infos: list[LinkEvidence],
         parents: list[int],
-        rates: list[float],
+        rates: list[tuple[float, float]],
         words: sparse.csr_matrix,
         sims: np.ndarray,
     ) -> sparse.csr_matrix:
@@ -434,7 +436,7 @@ class Learned(Strategy):
         similarities of anchor, context and URL words to the profile: evidence that carries over to words the
         link model has not seen yet."""
         distances = [min(self.graph.distance[parent], LAYERS - 1) if parent >= 0 else LAYERS - 1 for parent in parents]
-        numbers = np.array([[float(i.get("parent_relevance") or 0.0), rate] for i, rate in zip(infos, rates)])
+        numbers = np.array([[float(i.get("parent_relevance") or 0.0), *rate] for i, rate in zip(infos, rates)])
         return sparse.hstack(
             [
                 self.link_words.with_distances(words, distances),
