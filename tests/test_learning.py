@@ -211,6 +211,16 @@ def test_a_link_is_learned_from_as_it_was_scored_not_with_its_own_pages_verdict_
     assert abs(good.signals["link"] - bad.signals["link"]) < 0.05  # 0.16 with the verdict in the rate (0.39 and 0.23)
 
 
+def test_the_link_models_can_tell_an_unread_site_from_one_read_at_the_same_rate():
+    """A half is an unread site's rate and a rich site's too: the prior's share of the rate tells them apart."""
+    strategy = vouched(Learned(PROFILE, settings()), "rich.example")
+    for i in range(8):
+        strategy.score(page(f"http://rich.example/{i}", 0.5), [])
+    (rate, prior), (unread_rate, unread_prior) = strategy._site_rate("rich.example"), strategy._site_rate("new.example")
+    assert rate == pytest.approx(unread_rate) == pytest.approx(0.5)
+    assert prior == pytest.approx(0.2) and unread_prior == 1.0
+
+
 def test_the_profiles_words_stay_half_the_link_evidence_once_the_link_classifier_has_learned():
     """Taught only by the links the crawl chose, the link model can bury an anchor that names the topic: the
     lexical similarity stays half of p, and the outcomes move the other half."""
