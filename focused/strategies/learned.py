@@ -27,9 +27,9 @@ are a pay-level domain's (Lee et al. 2008); politeness stays per host.
   summed; a link is learned from with its site's rate as it was when the link was followed: with its own
   page's verdict in it, the first page of every site taught that rate is the label, and a site not read
   yet, at the prior of a half, then outranked the sites the crawl knew: docs/benchmarks.md, session 72).
-  Until it has seen FOCUSED_LINK_WARMUP pages of each class, the lexical similarity alone stands in for it. The profile's words stay half of the evidence after: the model learns
-  from the links the crawl chose to follow, and on its own it buried links whose anchors say what
-  the user asked for (a link "Time series / date functionality", lexical similarity 0.61, at
+  Until it has seen FOCUSED_LINK_WARMUP pages of each class, the lexical similarity alone stands in for it.
+  The profile's words stay half of the evidence after: the model learns from the links the crawl chose to
+  follow, and on its own it buried links whose anchors say what the user asked for (a link "Time series / date functionality", lexical similarity 0.61, at
   p = 0.02 for 840 responses: docs/benchmarks.md, session 51).
 - c(parent) is the parent's credibility as a source: the plausibility of its content times
   its novelty (focused/pages/credibility.py). A page stuffed with the topic's words, or text spun
@@ -342,16 +342,15 @@ class Learned(Strategy):
 
     def _learn(self) -> None:
         if self.pending:
-            infos = [info for info, _, _ in self.pending]
-            rates = [rate for _, _, rate in self.pending]
+            infos, numbers, rates = map(list, zip(*self.pending))
             X = self._link_matrix(infos, self._parents(infos), rates, *self.link_words(infos))
-            soft = np.array([self.graph.relevance[n] if n is not None else 0.0 for _, n, _ in self.pending])
+            soft = np.array([self.graph.relevance[n] if n is not None else 0.0 for n in numbers])
             X2, y, weight = soft_examples(X, soft)
             for _ in range(EPOCHS):
                 self.link_model.partial_fit(X2, y, classes=[0, 1], sample_weight=weight)
             self.outcomes[0] += float((1 - soft).sum())
             self.outcomes[1] += float(soft.sum())
-            for row, (_, number, _) in enumerate(self.pending):
+            for row, number in enumerate(numbers):
                 if number is not None:
                     self.arrival_rows[number] = X[row]  # the same features teach the context graph
             self.pending = []
@@ -402,8 +401,9 @@ class Learned(Strategy):
         has learned enough), and v(link), the context graph's (0 until it has)."""
         learned = min(self.outcomes) >= self.warmup
         words, sims = self.link_words(infos)
-        rates = [self._site_rate(site) for site in sites] if learned or self.lead_model else []
-        X = self._link_matrix(infos, parents, rates, words, sims) if rates else None
+        X = None
+        if learned or self.lead_model:  # the site rates only where a model reads them
+            X = self._link_matrix(infos, parents, [self._site_rate(site) for site in sites], words, sims)
         p = np.clip(2 * sims[3], 0, 1)
         if learned:
             p = (p + self.link_model.predict_proba(X)[:, 1]) / 2
