@@ -4,8 +4,14 @@ from __future__ import annotations
 
 import functools
 import re
+import subprocess
 from pathlib import Path
 
+import pytest
+from scrapy.exceptions import UsageError
+
+from focused.jobformat import FORMAT, MARKER, check_format, mark_format, written_format
+from testbed.harness import crawl_command, crawl_env
 from tests.conftest import REPO
 
 # One request at a time, each page scored before the next is chosen, no adaptive delay, no
@@ -55,3 +61,36 @@ def test_the_learned_strategy_resumes_with_what_it_learned(web, run_crawl, tmp_p
     pages = int(re.search(r"Resumed the focused strategy: (\d+) pages in its crawl graph", second.log)[1])
     assert pages == len(first.items)
     assert not set(first.urls) & set(second.urls)
+
+
+def test_a_job_written_before_this_layout_is_refused_before_the_crawl_starts_and_left_as_it_was(
+    web, run_crawl, tmp_path: Path
+):
+    jobdir = tmp_path / "job"
+    settings = {"JOBDIR": jobdir, "CLOSESPIDER_PAGECOUNT": 20}
+    first = run_crawl(web.proxy, strategy="focused", settings=settings, name="first")
+    assert first.returncode == 0 and (jobdir / MARKER).read_text() == f"{FORMAT}\n"
+    (jobdir / MARKER).unlink()  # as an older version left it
+    files = {path: path.read_bytes() for path in jobdir.rglob("*") if path.is_file()}
+    fetches = len(web.entries())
+
+    command = crawl_command(REPO / "profiles" / "sql.toml", "focused", tmp_path / "second.jsonl", settings)
+    second = subprocess.run(command, cwd=REPO, env=crawl_env(web.proxy), capture_output=True, text=True, timeout=120)
+
+    assert second.returncode == 2
+    assert f"focused: JOBDIR {jobdir} holds a job in layout 0, and this version resumes layout" in second.stderr
+    assert "Traceback" not in second.stderr and not (tmp_path / "second.jsonl").exists()
+    assert len(web.entries()) == fetches
+    assert {path: path.read_bytes() for path in jobdir.rglob("*") if path.is_file()} == files
+
+
+def test_a_jobdir_is_new_empty_or_in_a_layout(tmp_path: Path):
+    assert written_format(tmp_path / "none") is None
+    (tmp_path / "empty").mkdir()
+    assert written_format(tmp_path / "empty") is None
+    mark_format(tmp_path / "job")
+    assert written_format(tmp_path / "job") == str(FORMAT)
+    check_format(tmp_path / "job")
+    (tmp_path / "job" / MARKER).write_text("99\n")
+    with pytest.raises(UsageError, match="layout 99"):
+        check_format(tmp_path / "job")

@@ -35,6 +35,7 @@ from focused.fetching.rendering import enable_rendering, looks_like_app_shell, r
 from focused.frontier.evidence import META_KEY, LinkEvidence, evidence
 from focused.frontier.mirrors import Mirrors
 from focused.frontier.probation import VERDICT
+from focused.jobformat import check_format, mark_format
 from focused.output.items import PageItem
 from focused.pages.credibility import Envelope, NoveltyIndex, topic_words
 from focused.pages.extract import Link, Page, is_html, looks_binary
@@ -94,6 +95,7 @@ class FocusedSpider(FocusedSettings):
             profile = load_profile(path)
         except ProfileError as exc:
             raise UsageError(str(exc)) from None
+        check_format(settings.get("JOBDIR"))
         mode = arguments.get("mode") or "crawl"
         if mode not in MODES:
             raise UsageError(f"unknown mode {mode!r}; choose one of: {', '.join(MODES)}")
@@ -127,6 +129,7 @@ class FocusedSpider(FocusedSettings):
     def setup(self, crawler: Crawler, arguments: dict[str, Any]) -> None:
         settings = crawler.settings
         self.profile, strategy, classifier, judge, self.mode = self.check_arguments(settings, arguments)
+        mark_format(settings.get("JOBDIR"))
         self.strategy = load_strategy(crawler, strategy, self.profile)
         if self.mode == "crawl":  # a refresh crawl runs until stopped (CLOSESPIDER_TIMEOUT, Ctrl-C)
             settings.set("CLOSESPIDER_PAGECOUNT", self.profile.max_pages, priority="spider")
