@@ -32,10 +32,9 @@ def check_format(jobdir: str | Path | None) -> None:
         )
 
 
-def mark_format(jobdir: str | Path | None) -> None:
-    """Record this version's layout in a JOBDIR it is about to write."""
+def mark_format(jobdir: str | None) -> None:
+    """Record this version's layout in a JOBDIR it is about to write (made by scrapy.utils.job.job_dir)."""
     if jobdir:
-        Path(jobdir).mkdir(parents=True, exist_ok=True)
         (Path(jobdir) / MARKER).write_text(f"{FORMAT}\n")
 
 

@@ -88,7 +88,8 @@ def test_a_jobdir_is_new_empty_or_in_a_layout(tmp_path: Path):
     assert written_format(tmp_path / "none") is None
     (tmp_path / "empty").mkdir()
     assert written_format(tmp_path / "empty") is None
-    mark_format(tmp_path / "job")
+    (tmp_path / "job").mkdir()
+    mark_format(str(tmp_path / "job"))
     assert written_format(tmp_path / "job") == str(FORMAT)
     check_format(tmp_path / "job")
     (tmp_path / "job" / MARKER).write_text("99\n")

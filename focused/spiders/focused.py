@@ -23,6 +23,7 @@ import scrapy
 from scrapy import signals
 from scrapy.exceptions import UsageError
 from scrapy.spidermiddlewares.httperror import HttpError
+from scrapy.utils.job import job_dir
 from scrapy.utils.url import url_is_from_any_domain
 from twisted.python.failure import Failure
 
@@ -129,7 +130,7 @@ class FocusedSpider(FocusedSettings):
     def setup(self, crawler: Crawler, arguments: dict[str, Any]) -> None:
         settings = crawler.settings
         self.profile, strategy, classifier, judge, self.mode = self.check_arguments(settings, arguments)
-        mark_format(settings.get("JOBDIR"))
+        mark_format(job_dir(settings))
         self.strategy = load_strategy(crawler, strategy, self.profile)
         if self.mode == "crawl":  # a refresh crawl runs until stopped (CLOSESPIDER_TIMEOUT, Ctrl-C)
             settings.set("CLOSESPIDER_PAGECOUNT", self.profile.max_pages, priority="spider")

@@ -29,8 +29,8 @@ are a pay-level domain's (Lee et al. 2008); politeness stays per host.
   yet, at the prior of a half, then outranked the sites the crawl knew: docs/benchmarks.md, session 72).
   Until it has seen FOCUSED_LINK_WARMUP pages of each class, the lexical similarity alone stands in for it.
   The profile's words stay half of the evidence after: the model learns from the links the crawl chose to
-  follow, and on its own it buried links whose anchors say what the user asked for (a link "Time series / date functionality", lexical similarity 0.61, at
-  p = 0.02 for 840 responses: docs/benchmarks.md, session 51).
+  follow, and on its own it buried links whose anchors say what the user asked for (a link "Time series / date
+  functionality", lexical similarity 0.61, at p = 0.02 for 840 responses: docs/benchmarks.md, session 51).
 - c(parent) is the parent's credibility as a source: the plausibility of its content times
   its novelty (focused/pages/credibility.py). A page stuffed with the topic's words, or text spun
   from pages already read, does not get to vouch for its own links with topical anchors:
