@@ -63,6 +63,20 @@ fixture guide</a></p><ul><li><a href="http://farm.example/p/3">pytest plugins</a
     assert [link.anchor for link in page.links][3:] == ["unit test guide", "test fixture guide", "pytest plugins"]
 
 
+def test_a_list_of_links_to_several_other_sites_gives_links_without_words():
+    body = b"""<html><head><title>Contents</title></head><body><main><h1>The manual</h1>
+<p>Run the suite with <a href="http://pytest.example/run.html">pytest's runner</a> and a fixture.</p>
+<p>See: <a href="http://api.example/a.html">DataFrame.apply</a>, <a href="http://api.example/b.html">Series.map</a></p>
+<p>Sponsored: <a href="http://farm.example/p/1">unit test guide</a> &#183; <a href="http://spun.example/p/2">test
+fixture guide</a></p></main></body></html>"""
+    page = extract(HtmlResponse("http://docs.ex.com/index.html", body=body), context_words=2)
+    links = {link.url.split("/")[2]: link for link in page.links}
+    assert links["pytest.example"].anchor == "pytest's runner"  # a link in a sentence
+    assert [link.anchor for link in page.links[1:3]] == ["DataFrame.apply", "Series.map"]  # into one other site
+    assert {(link.anchor, link.context) for link in page.links[3:]} == {("", "")}  # a directory, an advertisement
+    assert [link.url for link in page.links[3:]] == ["http://farm.example/p/1", "http://spun.example/p/2"]
+
+
 def test_a_file_is_told_by_the_extension_of_its_last_path_segment():
     files = [
         "http://a.example/x.pdf",

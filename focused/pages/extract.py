@@ -70,7 +70,8 @@ def extract(response: HtmlResponse, context_words: int) -> Page:
     base = get_base_url(response)
     site = site_of(host_of(response.url))
     seen = {response.url}
-    elsewhere = []
+    elsewhere = []  # (element, URL) of the links off the page's site
+    kept = []  # (element, link) of the links the page gives, each URL once
     for a in root.iter("a"):
         href = (a.get("href") or "").strip()
         if not href or href.startswith("#"):
@@ -81,33 +82,42 @@ def extract(response: HtmlResponse, context_words: int) -> Page:
             page.dropped[getattr(exc, "reason", "malformed")] += 1
             continue
         if site_of(host_of(url)) != site:
-            elsewhere.append(a)
+            elsewhere.append((a, url))
         if url in seen:
             continue
         seen.add(url)
         if is_file(url):
             page.dropped["extension"] += 1
             continue
-        page.links.append(Link(url, _anchor(a), _context(a, context_words)))
-    _empty_link_lists(elsewhere)
+        kept.append((a, Link(url, _anchor(a), _context(a, context_words))))
+    listed = _empty_link_lists(elsewhere)
+    page.links = [Link(link.url, "", "") if a in listed else link for a, link in kept]
     page.text = trafilatura.extract(root, fast=True, include_comments=False) or _clean(root.text_content())
     return page
 
 
-def _empty_link_lists(elsewhere: list[HtmlElement]) -> None:
-    """Takes the words out of lists of links to other sites (blocks whose words are mostly their anchors).
+def _empty_link_lists(elsewhere: list[tuple[HtmlElement, str]]) -> set[HtmlElement]:
+    """Takes the words out of lists of links to other sites (blocks whose words are mostly their anchors), and
+    returns the links of those lists that link to more than one other site, whose words are no evidence either.
     What a page says in those anchors describes the other sites, not the page: a line of stuffed anchors
     injected into a real page (a hacked page, a copy with "sponsored" links) would otherwise lend the page the
     topic's words. A link in a sentence keeps its words, and so does the page's reader (the items carry the
-    text)."""
-    blocks: dict[HtmlElement, list[HtmlElement]] = {}
-    for a in elsewhere:
+    text). A list of links into one other site is the page's references into it (an API's names), chosen for
+    what they lead to; a list of links to several is a directory or an advertisement, whose anchors are what
+    the buyer of a link wrote (Gyongyi and Garcia-Molina 2005: link exchanges, sponsored links), and they
+    took a crawl into link farms before any real link (docs/benchmarks.md, session 75)."""
+    blocks: dict[HtmlElement, list[tuple[HtmlElement, str]]] = {}
+    for a, url in elsewhere:
         block = next((e for e in a.iterancestors() if e.tag in BLOCKS), a.getparent())
-        blocks.setdefault(block, []).append(a)
-    for block, anchors in blocks.items():
-        if sum(_words(a) for a in anchors) >= LINK_LIST * _words(block):
-            for a in anchors:
+        blocks.setdefault(block, []).append((a, url))
+    listed = set()
+    for block, links in blocks.items():
+        if sum(_words(a) for a, _ in links) >= LINK_LIST * _words(block):
+            if len({site_of(host_of(url)) for _, url in links}) > 1:
+                listed.update(a for a, _ in links)
+            for a, _ in links:
                 _empty(a)
+    return listed
 
 
 def is_file(url: str) -> bool:
