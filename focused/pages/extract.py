@@ -110,7 +110,7 @@ def _empty_link_lists(elsewhere: list[tuple[HtmlElement, str]]) -> set[HtmlEleme
     for a, url in elsewhere:
         block = next((e for e in a.iterancestors() if e.tag in BLOCKS), a.getparent())
         blocks.setdefault(block, []).append((a, url))
-    listed = set()
+    listed: set[HtmlElement] = set()
     for block, links in blocks.items():
         if sum(_words(a) for a, _ in links) >= LINK_LIST * _words(block):
             if len({site_of(host_of(url)) for _, url in links}) > 1:
