@@ -70,7 +70,7 @@ def extract(response: HtmlResponse, context_words: int) -> Page:
     base = get_base_url(response)
     site = site_of(host_of(response.url))
     seen = {response.url}
-    elsewhere = []  # (element, URL) of the links off the page's site
+    elsewhere = []  # (element, its site) of the links off the page's site
     kept = []  # (element, link) of the links the page gives, each URL once
     for a in root.iter("a"):
         href = (a.get("href") or "").strip()
@@ -81,8 +81,9 @@ def extract(response: HtmlResponse, context_words: int) -> Page:
         except (BadURL, ValueError) as exc:
             page.dropped[getattr(exc, "reason", "malformed")] += 1
             continue
-        if site_of(host_of(url)) != site:
-            elsewhere.append((a, url))
+        target = site_of(host_of(url))
+        if target != site:
+            elsewhere.append((a, target))
         if url in seen:
             continue
         seen.add(url)
@@ -107,13 +108,13 @@ def _empty_link_lists(elsewhere: list[tuple[HtmlElement, str]]) -> set[HtmlEleme
     the buyer of a link wrote (Gyongyi and Garcia-Molina 2005: link exchanges, sponsored links), and they
     took a crawl into link farms before any real link (docs/benchmarks.md, session 75)."""
     blocks: dict[HtmlElement, list[tuple[HtmlElement, str]]] = {}
-    for a, url in elsewhere:
+    for a, target in elsewhere:
         block = next((e for e in a.iterancestors() if e.tag in BLOCKS), a.getparent())
-        blocks.setdefault(block, []).append((a, url))
+        blocks.setdefault(block, []).append((a, target))
     listed: set[HtmlElement] = set()
     for block, links in blocks.items():
         if sum(_words(a) for a, _ in links) >= LINK_LIST * _words(block):
-            if len({site_of(host_of(url)) for _, url in links}) > 1:
+            if len({target for _, target in links}) > 1:
                 listed.update(a for a, _ in links)
             for a, _ in links:
                 _empty(a)
