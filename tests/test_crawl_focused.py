@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 from collections.abc import Callable, Iterator
@@ -162,3 +163,26 @@ def test_a_site_with_no_relevant_page_never_has_two_pages_out(
     relevant = {site_of(host_of(item["url"])) for item in result.items if item["relevant"]}
     overlapped = {site_of(entry["host"]) for entry in server.entries() if entry["page_concurrency"] > 1}
     assert overlapped and relevant and not overlapped - relevant, overlapped - relevant
+
+
+def test_every_seed_is_fetched_first_even_on_a_site_with_nothing_relevant(
+    module_web: Callable[..., WebServer], tmp_path: Path, settings: dict
+):
+    """The user's seeds are fetched before the links the crawl finds, whatever the model thinks of them later
+    (focused.frontier.records.is_seed). Seeds on a cooking site, which probation keeps to one request at a time,
+    were re-scored like links with no anchor and no parent once the model learned, and waited behind hundreds of
+    links (session 76: on the documentation web, seeds waited 900 pages and more, some were never fetched)."""
+    seeds = [f"http://kitchen.example/section2/article{a}.html" for a in range(6)]
+    examples = REPO / "training_data" / "sql"
+    profile = tmp_path / "seeds.toml"
+    profile.write_text(
+        f'name = "sql"\ndescription = "Relational databases: SQL queries, schemas, transactions, indexes."\n'
+        f'keywords = ["sql", "database", "transaction", "index", "query", "schema"]\n'
+        f"seeds = {json.dumps(['http://www.portal.example/', *seeds])}\n"
+        f"[examples]\npositive = [{json.dumps(str(examples / 'positive'))}]\n"
+        f"negative = [{json.dumps(str(examples / 'negative'))}]\n"
+    )
+    server = module_web()
+    result = crawl(tmp_path, server.proxy, profile, "focused", {**settings, "CLOSESPIDER_PAGECOUNT": 150})
+    order = {item["url"]: index for index, item in enumerate(result.items)}
+    assert all(order.get(seed, len(order)) < 40 for seed in seeds), {seed: order.get(seed) for seed in seeds}

@@ -34,7 +34,7 @@ from focused.frontier.jobstate import JobState
 from focused.frontier.politeness import HostPoliteness
 from focused.frontier.probation import VERDICT, Probation
 from focused.frontier.queues import Frontier, FrontierStore, Persistent, Record, Resting, Shared
-from focused.frontier.records import RecordCodec, is_revisit
+from focused.frontier.records import RecordCodec, is_revisit, is_seed
 from focused.frontier.sharedhosts import SharedHosts
 from focused.output.feeds import local_json_lines_feeds, written_urls
 from focused.refresh.collection import Collection, Refresh
@@ -283,14 +283,18 @@ class FocusedScheduler:
 
     # --- re-scoring -------------------------------------------------------------
     def _maybe_rescore(self) -> None:
-        """When the strategy's models changed, re-score a batch of the frontier on the model thread."""
+        """When the strategy's models changed, re-score a batch of the frontier's links on the model thread."""
         if self.worker is None:
             return
         version = self.worker.strategy.version
         if self.rescoring or version == self.scored_version or not len(self.frontier):
             return
         self.rescoring = True
-        batch = [record for record in self.frontier.sample(self.rescore_limit) if not is_revisit(record)]
+        batch = [
+            record
+            for record in self.frontier.sample(self.rescore_limit)
+            if not (is_revisit(record) or is_seed(record))
+        ]
         done = self.worker.call(self._rescore, self.worker.strategy, batch)
         done.add_done_callback(lambda outcome: self._rescored(outcome, version, batch))
 
