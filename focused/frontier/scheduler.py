@@ -291,9 +291,7 @@ class FocusedScheduler:
             return
         self.rescoring = True
         batch = [
-            record
-            for record in self.frontier.sample(self.rescore_limit)
-            if not (is_revisit(record) or is_seed(record))
+            record for record in self.frontier.sample(self.rescore_limit) if not (is_revisit(record) or is_seed(record))
         ]
         done = self.worker.call(self._rescore, self.worker.strategy, batch)
         done.add_done_callback(lambda outcome: self._rescored(outcome, version, batch))
