@@ -159,6 +159,21 @@ def test_the_original_of_an_earlier_copy_takes_its_credit():
     assert elsewhere.duplicate and elsewhere.relevance == 0 and elsewhere.credibility == 1.0  # no sign it copies
 
 
+def test_a_page_that_quotes_a_few_lines_of_an_earlier_one_does_not_disown_it():
+    """A seed's manual quoting a sentence of a page read earlier on a site trusted less makes no copy: the earlier
+    page keeps its credit. Most of the page first read there does, near-duplicate or not."""
+    strategy = Trusting()
+    worker = ModelWorker(lambda pages: np.full(len(pages), 0.9), strategy, 0.5, SimpleNamespace(stats=Stats()))
+    quoting, copying = run(
+        worker,
+        PageJob("http://docs/quotes", 1, "", "", [], reading=Reading(0.99, "http://python/stdtypes", 0.01)),
+        PageJob("http://docs/original", 1, "", "", [], reading=Reading(0.1, "http://mirror/copy", 0.9)),
+    )
+    assert strategy.disowned == ["http://mirror/copy"] and not quoting.disowned and copying.disowned
+    assert quoting.copy_of is None and copying.copy_of == ("http://mirror/copy", "http://docs/original")
+    assert all(parent.credibility == 1.0 for parent in strategy.parents)  # the repeated text counts as new on both
+
+
 def test_a_believed_page_proves_its_site_only_if_credible_as_a_source():
     """focused.frontier.probation: spun from pages already read, or outside the examples' range, a page the
     classifier believes keeps its site on probation; new and plausible, it ends it."""

@@ -146,13 +146,16 @@ class ModelWorker:
     def _score(self, job: PageJob, probability: float) -> PageResult:
         """The page's credible relevance; what its links inherit and the strategy learns from is the part of it
         that is new (a near-duplicate's: nothing). A page that repeats an earlier one and outranks it is the
-        original: the earlier page's credit is taken back, and the repeated text counts as new here. A
-        near-duplicate of a page on a site the strategy cannot rank against its own is no evidence that its site
-        copies (the other may, and the sites vouching for each are yet to be read): it keeps its credibility."""
+        original: the repeated text counts as new here, and where the page is a copy of it (`_is_copy`), the
+        earlier page's credit is taken back. A few shared sentences make no copy: a seed's manual quoting a line of
+        Python's `stdtypes` disowned it, the most relevant page of a site the seeds do not include (80 relevant
+        pages disowned in one crawl of `unicode`: docs/benchmarks.md, session 78). A near-duplicate of a page on a
+        site the strategy cannot rank against its own is no evidence that its site copies (the other may, and the
+        sites vouching for each are yet to be read): it keeps its credibility."""
         reading = job.reading
         earlier = reading.source or job.duplicate_of
         standing = None if earlier is None else self.strategy.original(job.url, earlier)
-        disowned = earlier is not None and standing is True and self.strategy.disown(earlier)
+        disowned = earlier is not None and standing is True and self._is_copy(job) and self.strategy.disown(earlier)
         novelty = min(1.0, reading.novelty + reading.copied) if standing else reading.novelty
         duplicate = job.duplicate_of is not None and not standing
         relevance = 0.0 if job.stuffed else credible(probability, job.plausibility, self._harvest())
@@ -179,11 +182,17 @@ class ModelWorker:
         return PageResult(relevance, relevant, scored, probability, credibility, disowned, copies)
 
     @staticmethod
-    def _copies(job: PageJob, earlier: str | None, standing: bool | None) -> tuple[str, str] | None:
+    def _is_copy(job: PageJob) -> bool:
+        """Whether the page and the earlier one it repeats are copies of one text, whichever is the original: a
+        near-duplicate, or most of the page first read there (COPIED, as focused.frontier.mirrors pairs them)."""
+        return job.duplicate_of is not None or job.reading.copied >= COPIED
+
+    @classmethod
+    def _copies(cls, job: PageJob, earlier: str | None, standing: bool | None) -> tuple[str, str] | None:
         """(copy, original) when the page is a copy of an earlier one or its original, as the strategy ranks them
         (for focused.frontier.mirrors). Between pages it cannot rank (a strategy without trust, two seeds),
         which one was read first says nothing of which is the copy: no pair."""
-        if earlier is None or standing is None or (job.reading.copied < COPIED and job.duplicate_of is None):
+        if earlier is None or standing is None or not cls._is_copy(job):
             return None
         return (earlier, job.url) if standing else (job.url, earlier)
 
