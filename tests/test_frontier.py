@@ -78,6 +78,20 @@ def test_best_resting_host_is_the_best_scored_one_due_soon_waiting_for_its_delay
     assert frontier.best_resting(wait) == "b"  # c waits for a response; d rests longer than SOON
 
 
+def test_a_resting_host_whose_last_record_was_taken_rests_no_more():
+    """The scheduler parks the best resting host's request (takes it while the host waits for its delay);
+    asked again before that request ends, it must not be offered a host with nothing left (a KeyError in a
+    benchmark crawl, session 78)."""
+    frontier = Frontier()
+    frontier.push("a", record(0.9, 1))
+    frontier.push("b", record(0.5, 2))
+    wait = {"a": (1.0, False), "b": (2.0, False)}.__getitem__
+    assert frontier.pop(0.0, wait) is None
+    assert frontier.best_resting(wait) == "a"
+    assert frontier.take("a").seq == 1
+    assert frontier.best_resting(wait) == "b"
+
+
 def test_dropping_a_dead_host():
     frontier = Frontier()
     for seq in range(3):

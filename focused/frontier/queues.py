@@ -164,12 +164,14 @@ class Frontier:
         return next((host for _, _, host in self._soon_best_first() if not wait(host)[1]), None)
 
     def take(self, host: str) -> Record:
-        """Remove and return the host's best record, whatever its readiness."""
+        """Remove and return the host's best record, whatever its readiness. A host left with nothing rests no
+        more: taken while resting (a parked request), it would be offered again with nothing to take."""
         queue = self._queues[host]
         record = heappop(queue)
         self._size -= 1
         if not queue:
             del self._queues[host]
+            self._rests.pop(host, None)
         else:
             self._best_changed(host)
         return record
