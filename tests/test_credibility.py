@@ -65,11 +65,13 @@ def test_novelty_is_the_share_of_text_not_read_before_and_says_where_the_rest_wa
     first = " ".join(f"word{i}" for i in range(400))
     second = " ".join(f"other{i}" for i in range(400))
     assert index.read("http://a/1", shingles(first)) == Reading(1.0)
-    assert index.read("http://b/1", shingles(first)) == Reading(0.0, "http://a/1", 1.0)  # read already, on a/1
+    assert index.read("http://b/1", shingles(first)) == Reading(0.0, (("http://a/1", 1.0, 1.0),))  # read on a/1
     assert index.read("http://a/2", shingles(second)).novelty == 1.0
     spun = " ".join(first.split()[:300] + second.split()[300:])  # parts of two pages read before
     reading = index.read("http://c/1", shingles(spun))
     assert reading.novelty < 0.1 and reading.source == "http://a/1" and 0.6 < reading.copied < 0.9
+    (_, mine, theirs), (_, rest, of_second) = reading.sources  # and how much of each earlier page it repeats
+    assert theirs == pytest.approx(mine, rel=0.2) and rest + mine == pytest.approx(1.0) and of_second < 0.3
     assert index.read("http://d/1", shingles("too short to tell")) == Reading()
 
 

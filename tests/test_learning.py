@@ -405,6 +405,24 @@ def test_a_copy_met_before_its_original_gives_its_credit_back():
     assert strategy.graph.relevance[strategy.graph.page("http://mirror/sql")] == 0
 
 
+def test_a_page_spun_from_others_gives_back_a_share_of_its_credit_to_each_original_read_later():
+    """A farm's page of sentences from pages not read yet, read at novelty 0.9: each original that turns up on a
+    more trusted site takes back its share (new content 2 x novelty - 1), until nothing new of the page is left."""
+    strategy = Learned(PROFILE, settings())
+    strategy.score(
+        page("http://a/", 0.0), [Link("http://farm/", "", "")] + [Link(f"http://a/{i}", "", "") for i in range(30)]
+    )
+    strategy.score(ParentPage("http://farm/spun", 1, 0.8 * 0.8, True, credibility=0.8, novelty=0.9), [])
+    farm = strategy.sites["farm"]
+    assert not strategy.disown("http://farm/spun", 0.1)  # a tenth of its text was the original's: 0.8 -> 0.6 new
+    number = strategy.graph.page("http://farm/spun")
+    assert strategy.credibility[number] == pytest.approx(0.6) and farm.believed == pytest.approx(0.6)
+    assert strategy.graph.relevance[number] == pytest.approx(0.8 * 0.6) and farm.earned == pytest.approx(0.6)
+    assert strategy.disown("http://farm/spun", 0.3)  # half of it or more another's: a copy, its verdict taken back
+    assert strategy.credibility[number] == 0 and farm.earned == pytest.approx(0) and not strategy.graph.relevant[number]
+    assert not strategy.disown("http://farm/spun", 0.1)  # once
+
+
 def test_the_frontier_is_rescored_when_a_sites_allowance_left_halves():
     """Besides every page of the first batch (here: all of them), once more when a site's pages have used up
     half of what it has left: its queued links are not fetched at the scores its first pages gave them."""

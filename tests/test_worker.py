@@ -110,9 +110,9 @@ class Trusting(Recording):
             return False
         return True if hosts[0] == "docs" else None
 
-    def disown(self, url):
-        self.disowned.append(url)
-        return True
+    def disown(self, url, share=1.0):
+        self.disowned.append((url, share))
+        return share == 1.0
 
 
 def run(worker: ModelWorker, *jobs: PageJob) -> list:
@@ -141,7 +141,7 @@ def test_an_implausible_page_shrinks_to_the_crawls_own_harvest_not_the_training_
 def test_the_original_of_an_earlier_copy_takes_its_credit():
     strategy = Trusting()
     worker = ModelWorker(lambda pages: np.full(len(pages), 0.9), strategy, 0.5, SimpleNamespace(stats=Stats()))
-    copied = Reading(0.0, "http://mirror/a", 1.0)
+    copied = Reading(0.0, (("http://mirror/a", 1.0, 1.0),))
     copy, original, again, elsewhere = run(
         worker,
         PageJob("http://mirror/a", 1, "", "", []),
@@ -149,7 +149,7 @@ def test_the_original_of_an_earlier_copy_takes_its_credit():
         PageJob("http://mirror/b", 1, "", "", [], duplicate_of="http://mirror/a", reading=copied),
         PageJob("http://copies/a", 1, "", "", [], duplicate_of="http://mirror/a", reading=copied),
     )
-    assert strategy.disowned == ["http://mirror/a"] and original.disowned and not again.disowned
+    assert strategy.disowned == [("http://mirror/a", 1.0)] and original.disowned and not again.disowned
     assert copy.copy_of is None and original.copy_of == ("http://mirror/a", "http://docs/a")  # for the mirrors
     assert again.copy_of == ("http://mirror/b", "http://mirror/a")  # one host: the page read first
     assert elsewhere.copy_of is None  # two hosts the strategy cannot rank: which is the copy, it cannot tell
@@ -159,19 +159,26 @@ def test_the_original_of_an_earlier_copy_takes_its_credit():
     assert elsewhere.duplicate and elsewhere.relevance == 0 and elsewhere.credibility == 1.0  # no sign it copies
 
 
-def test_a_page_that_quotes_a_few_lines_of_an_earlier_one_does_not_disown_it():
+def test_a_page_that_quotes_a_few_lines_of_an_earlier_one_takes_back_only_those_lines():
     """A seed's manual quoting a sentence of a page read earlier on a site trusted less makes no copy: the earlier
-    page keeps its credit. Most of the page first read there does, near-duplicate or not."""
+    page gives back the share of its text that was quoted, and keeps the rest of its credit (all of it went, until
+    session 79). A page spun from several is claimed by each original it holds text of; most of a page first read on
+    one other, near-duplicate or not, makes a copy."""
     strategy = Trusting()
     worker = ModelWorker(lambda pages: np.full(len(pages), 0.9), strategy, 0.5, SimpleNamespace(stats=Stats()))
-    quoting, copying = run(
+    spun = Reading(0.7, (("http://farm/b", 0.2, 0.3), ("http://docs/c", 0.05, 0.05), ("http://farm/a", 0.05, 0.1)))
+    quoting, copying, original = run(
         worker,
-        PageJob("http://docs/quotes", 1, "", "", [], reading=Reading(0.99, "http://python/stdtypes", 0.01)),
-        PageJob("http://docs/original", 1, "", "", [], reading=Reading(0.1, "http://mirror/copy", 0.9)),
+        PageJob("http://docs/quotes", 1, "", "", [], reading=Reading(0.99, (("http://python/stdtypes", 0.01, 0.02),))),
+        PageJob("http://docs/original", 1, "", "", [], reading=Reading(0.1, (("http://mirror/copy", 0.9, 0.95),))),
+        PageJob("http://docs/spun-from", 1, "", "", [], reading=spun),
     )
-    assert strategy.disowned == ["http://mirror/copy"] and not quoting.disowned and copying.disowned
+    assert strategy.disowned[:2] == [("http://python/stdtypes", 0.02), ("http://mirror/copy", 1.0)]
+    assert strategy.disowned[2:] == [("http://farm/b", 0.3), ("http://farm/a", 0.1)]  # docs/ page: its own site's
+    assert not quoting.disowned and copying.disowned == 1 and not original.disowned
     assert quoting.copy_of is None and copying.copy_of == ("http://mirror/copy", "http://docs/original")
-    assert all(parent.credibility == 1.0 for parent in strategy.parents)  # the repeated text counts as new on both
+    assert [parent.novelty for parent in strategy.parents] == pytest.approx([1.0, 1.0, 0.95])  # what it outranks
+    assert strategy.parents[2].credibility == pytest.approx(0.9)
 
 
 def test_a_believed_page_proves_its_site_only_if_credible_as_a_source():

@@ -22,7 +22,8 @@ generated the page temper the verdict before anything learns from it:
   *new* relevant pages. Which of two copies is the original is not which came first: a copy
   met before its original would take the original's credit, so the index remembers where each
   5-gram was first read, and the strategy gives the credit to the page on the site more trusted
-  from the seeds.
+  from the seeds, text by text: a page spun from the sentences of twenty-five pages is read before
+  most of them, and loses a twenty-fifth of what it was credited with to each as it is read.
 """
 
 from __future__ import annotations
@@ -159,20 +160,32 @@ class Envelope:
 
 @dataclass(frozen=True)
 class Reading:
-    """What the crawl had read of a page before: the share that is new, and the earlier page that held
-    most of the rest (a copy of this page, or its original: focused.strategies.base.Strategy.original)."""
+    """What the crawl had read of a page before: the share that is new, and the earlier pages that held the rest,
+    each a copy of this page's text or its original (focused.strategies.base.Strategy.original)."""
 
     novelty: float = 1.0
-    source: str | None = None
-    copied: float = 0.0  # share of the page's sampled 5-grams first read on `source`
+    # (earlier page, share of this page's sampled 5-grams first read there, share of that page's), most first
+    sources: tuple[tuple[str, float, float], ...] = ()
+
+    @property
+    def source(self) -> str | None:
+        """The earlier page that held most of the text read before."""
+        return self.sources[0][0] if self.sources else None
+
+    @property
+    def copied(self) -> float:
+        """The share of the page first read on `source`."""
+        return self.sources[0][1] if self.sources else 0.0
 
 
 @dataclass
 class NoveltyIndex:
-    """Sampled word 5-grams of every page read so far, each with the page it was first read on; lives in
-    spider.state (kept by JOBDIR). The URLs are shared strings: a page costs one per 5-gram kept."""
+    """Sampled word 5-grams of every page read so far, each with the page it was first read on, and each page's
+    number of them; lives in spider.state (kept by JOBDIR). The URLs are shared strings: a page costs one per
+    5-gram kept."""
 
     first: dict[int, str] = field(default_factory=dict)
+    sizes: dict[str, int] = field(default_factory=dict)
 
     def read(self, url: str, shingles: frozenset[int]) -> Reading:
         """How much of a text, by its sampled_shingles, was read before, and where; the text is then remembered as
@@ -180,13 +193,14 @@ class NoveltyIndex:
         earlier = Counter(self.first[s] for s in shingles if s in self.first)
         for shingle in shingles:
             self.first.setdefault(shingle, url)
+        self.sizes[url] = len(shingles)
         if len(shingles) < MIN_SHINGLES:
             return Reading()
         novelty = 1.0 - sum(earlier.values()) / len(shingles)
-        if not earlier:
-            return Reading(novelty)
-        source, count = earlier.most_common(1)[0]
-        return Reading(novelty, source, count / len(shingles))
+        sources = tuple(
+            (page, count / len(shingles), count / self.sizes[page]) for page, count in earlier.most_common()
+        )
+        return Reading(novelty, sources)
 
 
 def sampled_shingles(words: list[str]) -> frozenset[int]:

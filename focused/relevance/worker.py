@@ -51,7 +51,7 @@ class PageResult:
     scored: list[Scored]
     classifier: float  # the classifier's own probability, before credibility
     credibility: float  # as a source of links: plausibility times new content (focused.pages.credibility)
-    disowned: bool = False  # the page is the original of an earlier copy that had been judged relevant
+    disowned: int = 0  # earlier copies judged relevant that the page is the original of
     copy_of: tuple[str, str] | None = None  # (copy, original) when the page and an earlier one are copies
 
     @property
@@ -145,18 +145,14 @@ class ModelWorker:
 
     def _score(self, job: PageJob, probability: float) -> PageResult:
         """The page's credible relevance; what its links inherit and the strategy learns from is the part of it
-        that is new (a near-duplicate's: nothing). A page that repeats an earlier one and outranks it is the
-        original: the repeated text counts as new here, and where the page is a copy of it (`_is_copy`), the
-        earlier page's credit is taken back. A few shared sentences make no copy: a seed's manual quoting a line of
-        Python's `stdtypes` disowned it, the most relevant page of a site the seeds do not include (80 relevant
-        pages disowned in one crawl of `unicode`: docs/benchmarks.md, session 78). A near-duplicate of a page on a
-        site the strategy cannot rank against its own is no evidence that its site copies (the other may, and the
-        sites vouching for each are yet to be read): it keeps its credibility."""
+        that is new (a near-duplicate's: nothing). Text the page shares with earlier pages it outranks is its own
+        (`_claims`): it counts as new here, and goes back from each of them."""
         reading = job.reading
         earlier = reading.source or job.duplicate_of
         standing = None if earlier is None else self.strategy.original(job.url, earlier)
-        disowned = earlier is not None and standing is True and self._is_copy(job) and self.strategy.disown(earlier)
-        novelty = min(1.0, reading.novelty + reading.copied) if standing else reading.novelty
+        claims = self._claims(job, earlier, standing)
+        disowned = sum(self.strategy.disown(url, share) for url, share in claims.items())
+        novelty = min(1.0, reading.novelty + sum(mine for url, mine, _ in reading.sources if url in claims))
         duplicate = job.duplicate_of is not None and not standing
         relevance = 0.0 if job.stuffed else credible(probability, job.plausibility, self._harvest())
         relevant = relevance >= self.threshold
@@ -174,12 +170,24 @@ class ModelWorker:
             duplicate=duplicate,
             redirects=job.redirects,
             credibility=credibility,
+            novelty=novelty,
             signals={} if duplicate else job.info.get("signals", {}),
             info=job.info,
         )
         scored = self.strategy.score(parent, job.links)
         copies = self._copies(job, earlier, standing)
         return PageResult(relevance, relevant, scored, probability, credibility, disowned, copies)
+
+    def _claims(self, job: PageJob, earlier: str | None, standing: bool | None) -> dict[str, float]:
+        """The earlier pages this page outranks (Strategy.original), each with the share of its text that was
+        this page's: all of it where the two are copies (`_is_copy`), else what they share. A page spun from the
+        sentences of pages not read yet gives them back one by one as they are read; a page a seed's manual quotes
+        a line of keeps the rest (all or nothing, 80 relevant pages of `unicode` were disowned for a quoted line:
+        docs/benchmarks.md, session 78)."""
+        claims = {url: theirs for url, _, theirs in job.reading.sources if self.strategy.original(job.url, url)}
+        if earlier is not None and standing and self._is_copy(job):
+            claims[earlier] = 1.0
+        return claims
 
     @staticmethod
     def _is_copy(job: PageJob) -> bool:

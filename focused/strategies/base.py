@@ -34,6 +34,7 @@ class ParentPage:
     duplicate: bool = False
     redirects: tuple[str, ...] = ()  # URLs that redirected here: fetches spent on their hosts too
     credibility: float = 1.0  # how far to believe what the page says about its links (focused/pages/credibility.py)
+    novelty: float = 1.0  # the share of its text that is its own, as credibility counted it
     signals: dict[str, float] = field(default_factory=dict)  # contributions that scored the page itself
     info: LinkEvidence = field(default_factory=LinkEvidence)  # the evidence of the link that led here
 
@@ -83,9 +84,9 @@ class Strategy:
         None when the strategy cannot tell: by default it cannot (the order pages were read in says nothing)."""
         return None
 
-    def disown(self, url: str) -> bool:
-        """The earlier page at `url` was a copy: take back what it was credited with. True if it had been
-        judged relevant."""
+    def disown(self, url: str, share: float = 1.0) -> bool:
+        """`share` of the text of the earlier page at `url` was another's: take back what it was credited with
+        for it. True if the page had been judged relevant and nothing new of it is left."""
         return False
 
 

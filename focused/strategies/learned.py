@@ -87,8 +87,9 @@ are a pay-level domain's (Lee et al. 2008); politeness stays per host.
   prove implausible or derivative (the believed share: summed credibility + 1 over pages
   read + 1): a site that mostly repeats others' pages is a copier, and its pages that
   look new may be copies of pages not read yet (a repeat of a page on a site it cannot be ranked against
-  is no such sign: either may be the copy). A page that turns out to be a copy of a page met later on a
-  site that outranks its own (`original`) is disowned: its credit goes back. Past it, every score into the
+  is no such sign: either may be the copy). Text of a page that turns out to be a page's met later on a
+  site that outranks its own (`original`) is disowned: its credit goes back, all of it for a copy, a share for
+  a page spun from many (`disown`). Past it, every score into the
   site fades as the square of its share left (the "overspent" signal): a link farm whose pages the
   classifier half-believes cannot take the budget by sheer size, whatever its text looks like, while a
   site that keeps giving relevant pages keeps its full priority. It is about the site's
@@ -117,6 +118,7 @@ from sklearn.linear_model import SGDClassifier
 
 from focused.frontier.evidence import LinkEvidence
 from focused.frontier.urls import host_of, site_of
+from focused.pages.credibility import new_content
 from focused.pages.extract import Link
 from focused.profile import Profile
 from focused.relevance.similarity import TopicSimilarity
@@ -155,7 +157,7 @@ class SiteOutcomes:
         return (probe * trust + per_relevant * self.earned * earned_trust) * (1 + self.believed) / (1 + self.read)
 
     def take_back(self, relevance: float, credibility: float, relevant: bool) -> None:
-        """A page of the site was a copy of a page elsewhere: what it was credited with goes."""
+        """Some of a page of the site was another's text: what it was credited with for that goes."""
         self.new_relevant -= relevance
         self.earned -= credibility if relevant else 0.0
         self.believed -= credibility
@@ -188,6 +190,7 @@ class Learned(Strategy):
         self.arrival_rows: list[sparse.csr_matrix | None] = []
         self._let_go = 0  # pages before this one no longer keep their arrival row
         self.credibility: list[float] = []  # per fetched page: its credibility as a source of links
+        self.novelty: list[float] = []  # per fetched page: the share of its text still its own (disown)
         self.hubs = np.zeros(0)
         self.followed = (np.zeros(0), np.zeros(0))  # per page: pages fetched through its links, relevance summed
         self.version = 0  # bumped when the models or a site's allowance change: the frontier should be re-scored
@@ -304,6 +307,7 @@ class Learned(Strategy):
             redirected.read += 1
             self.trust.observe(redirecting, [site])  # and vouched for where it led
         self.credibility.append(parent.credibility)
+        self.novelty.append(parent.novelty)
         self._check_allowance(site, outcomes)
         self.arrival_rows.append(None)
         if info.get("parent_url"):
@@ -318,14 +322,24 @@ class Learned(Strategy):
             return False
         return True if self.trust.outranks(mine, theirs) else None
 
-    def disown(self, url: str) -> bool:
+    def disown(self, url: str, share: float = 1.0) -> bool:
+        """Its own text is what a page is credited for (new_content): the share of it that was another's goes back,
+        from the page's verdict, its credibility as a source and its site's outcomes alike."""
         number = self.graph.page(url)
         if number < 0 or self.graph.duplicate[number]:
             return False
+        before = new_content(self.novelty[number])
+        self.novelty[number] = max(0.0, self.novelty[number] - share)
+        kept = new_content(self.novelty[number]) / before if before else 0.0
         relevant = self.graph.relevant[number]
-        self._site(site_of(host_of(url))).take_back(self.graph.relevance[number], self.credibility[number], relevant)
+        taken = 1.0 - kept
+        site = self._site(site_of(host_of(url)))
+        site.take_back(taken * self.graph.relevance[number], taken * self.credibility[number], relevant)
+        self.credibility[number] *= kept
+        if kept:
+            self.graph.relevance[number] *= kept
+            return False
         self.graph.disown(number)
-        self.credibility[number] = 0.0
         return relevant
 
     def dead_end(self, url: str, info: LinkEvidence) -> None:
