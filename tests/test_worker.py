@@ -176,6 +176,7 @@ def test_a_page_that_quotes_a_few_lines_of_an_earlier_one_takes_back_only_those_
     assert strategy.disowned[:2] == [("http://python/stdtypes", 0.02), ("http://mirror/copy", 1.0)]
     assert strategy.disowned[2:] == [("http://farm/b", 0.3), ("http://farm/a", 0.1)]  # docs/ page: its own site's
     assert not quoting.disowned and copying.disowned == 1 and not original.disowned
+    assert [quoting.claimed, copying.claimed, original.claimed] == [1, 1, 2]  # focused/claimed_text
     assert quoting.copy_of is None and copying.copy_of == ("http://mirror/copy", "http://docs/original")
     assert [parent.novelty for parent in strategy.parents] == pytest.approx([1.0, 1.0, 0.95])  # what it outranks
     assert strategy.parents[2].credibility == pytest.approx(0.9)

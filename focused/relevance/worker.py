@@ -53,6 +53,7 @@ class PageResult:
     credibility: float  # as a source of links: plausibility times new content (focused.pages.credibility)
     disowned: int = 0  # earlier copies judged relevant that the page is the original of
     copy_of: tuple[str, str] | None = None  # (copy, original) when the page and an earlier one are copies
+    claimed: int = 0  # earlier pages that gave back text of this page's to it (`_claims`)
 
     @property
     def proves_site(self) -> bool:
@@ -176,7 +177,7 @@ class ModelWorker:
         )
         scored = self.strategy.score(parent, job.links)
         copies = self._copies(job, earlier, standing)
-        return PageResult(relevance, relevant, scored, probability, credibility, disowned, copies)
+        return PageResult(relevance, relevant, scored, probability, credibility, disowned, copies, len(claims))
 
     def _claims(self, job: PageJob, earlier: str | None, standing: bool | None) -> dict[str, float]:
         """The earlier pages this page outranks (Strategy.original), each with the share of its text that was

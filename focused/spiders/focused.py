@@ -296,6 +296,7 @@ class FocusedSpider(FocusedSettings):
         stats.inc_value("focused/pages")
         stats.inc_value("focused/relevant", int(result.relevant) - int(result.disowned))  # a copy judged before
         stats.inc_value("focused/disowned_copies", int(result.disowned))
+        stats.inc_value("focused/claimed_text", result.claimed)  # earlier pages that gave back some of this one's
         stats.inc_value("focused/near_duplicates", int(duplicate_of is not None))
         stats.inc_value("focused/keyword_stuffed", int(stuffed))
         stats.inc_value("focused/implausible", int(plausibility < 0.5))
