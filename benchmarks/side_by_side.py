@@ -9,7 +9,8 @@ settings, evaluates each crawl with `scrapy evaluate` against the topic's labels
 summary.json in ROOT/results/TOPIC/, TOPIC-N with several runs; under ROOT/variants/TAG/ with
 --tag, so that a variant, such as one signal switched off by -s, runs beside the defaults) and prints one table: harvest rate and recall at
 several budgets, pages/s, the share of pages on hazard hosts, the crawl's own harvest estimate
-beside the labels' verdict, and the ideal crawler's numbers. Held-out topics come first
+beside the labels' verdict, and the ideal crawler's numbers. provenance.json beside the results records the
+commit and the sources each step ran (benchmarks/provenance.py), and the run warns if they changed under it. Held-out topics come first
 (testbed/docsweb/topics.py: the strategy may be tuned on the TUNING topics only).
 """
 
@@ -21,6 +22,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+from benchmarks.provenance import Provenance
 from testbed.docsweb.topics import HELD_OUT, TUNING
 from testbed.docsweb.web import on_hazard
 from testbed.harness import crawl_command, crawl_env, start_web
@@ -177,9 +179,11 @@ def main() -> None:
     out = root / "variants" / args.tag if args.tag else root
     out.mkdir(parents=True, exist_ok=True)
     server, proxy = start_web(out / "access.jsonl", "testbed.docsweb", "--root", str(root))
+    provenance = Provenance(ROOT, {key: value for key, value in vars(args).items() if key != "root"})
     tables = []
     try:
         for topic in args.topics.split(","):
+            provenance.note(f"train {topic}")
             run(
                 [
                     "train",
@@ -193,17 +197,22 @@ def main() -> None:
             )
             runs = []
             for number in range(args.runs):
-                crawls = [
-                    crawl(root, out, topic, s, args.pages, proxy, args.set, number, args.runs)
-                    for s in args.strategies.split(",")
-                ]
+                crawls = []
+                for strategy in args.strategies.split(","):
+                    provenance.note(f"crawl {topic}/{strategy}{run_suffix(number, args.runs)}")
+                    crawls.append(crawl(root, out, topic, strategy, args.pages, proxy, args.set, number, args.runs))
                 runs.append(evaluate(root, out, topic, crawls, number, args.runs))
             kind = ("held-out " if topic in HELD_OUT else "tuning ") + (f"[{args.tag}] " if args.tag else "")
             tables.append(kind + table(topic, runs, args.pages).lstrip())
             print(tables[-1], flush=True)
     finally:
         server.terminate()
+        provenance.save(out / "provenance.json")
     print("\n".join(tables))
+    if provenance.mixed:
+        print(
+            "\nWARNING: the sources changed during this run: its crawls measured more than one version (provenance.json)"
+        )
     print(
         "\nH@K: harvest rate of the first K pages; est.: the crawl's own estimate of its harvest (its auditor's share "
         "of a sample of pages judged relevant: focused/relevance/audit.py); R@K: recall of the topic's labeled pages; hazard: share of pages on hazard hosts; "
