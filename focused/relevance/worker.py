@@ -147,7 +147,9 @@ class ModelWorker:
     def _score(self, job: PageJob, probability: float) -> PageResult:
         """The page's credible relevance; what its links inherit and the strategy learns from is the part of it
         that is new (a near-duplicate's: nothing). Text the page shares with earlier pages it outranks is its own
-        (`_claims`): it counts as new here, and goes back from each of them."""
+        (`_claims`): it counts as new here, and goes back from each of them. A near-duplicate of a page on a site the
+        strategy cannot rank against its own is no evidence that its site copies (the other may, and the sites
+        vouching for each are yet to be read): it keeps its credibility."""
         reading = job.reading
         earlier = reading.source or job.duplicate_of
         standing = None if earlier is None else self.strategy.original(job.url, earlier)
@@ -183,8 +185,8 @@ class ModelWorker:
         """The earlier pages this page outranks (Strategy.original), each with the share of its text that was
         this page's: all of it where the two are copies (`_is_copy`), else what they share. A page spun from the
         sentences of pages not read yet gives them back one by one as they are read; a page a seed's manual quotes
-        a line of keeps the rest (all or nothing, 80 relevant pages of `unicode` were disowned for a quoted line:
-        docs/benchmarks.md, session 78)."""
+        a line of keeps the rest (when any shared line took all of it, 80 relevant pages of `unicode` were disowned
+        in one crawl: docs/benchmarks.md, session 78)."""
         claims = {url: theirs for url, _, theirs in job.reading.sources if self.strategy.original(job.url, url)}
         if earlier is not None and standing and self._is_copy(job):
             claims[earlier] = 1.0

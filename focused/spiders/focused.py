@@ -294,8 +294,8 @@ class FocusedSpider(FocusedSettings):
             return
         response.meta[VERDICT] = result.proves_site
         stats.inc_value("focused/pages")
-        stats.inc_value("focused/relevant", int(result.relevant) - int(result.disowned))  # a copy judged before
-        stats.inc_value("focused/disowned_copies", int(result.disowned))
+        stats.inc_value("focused/relevant", int(result.relevant) - result.disowned)  # copies judged before
+        stats.inc_value("focused/disowned_copies", result.disowned)
         stats.inc_value("focused/claimed_text", result.claimed)  # earlier pages that gave back some of this one's
         stats.inc_value("focused/near_duplicates", int(duplicate_of is not None))
         stats.inc_value("focused/keyword_stuffed", int(stuffed))
