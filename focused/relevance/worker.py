@@ -152,8 +152,11 @@ class ModelWorker:
         vouching for each are yet to be read): it keeps its credibility."""
         reading = job.reading
         earlier = reading.source or job.duplicate_of
-        standing = None if earlier is None else self.strategy.original(job.url, earlier)
-        claims = self._claims(job, earlier, standing)
+        ranks = {url: self.strategy.original(job.url, url) for url, _, _ in reading.sources}  # each ranked once
+        if earlier is not None and earlier not in ranks:  # a near-duplicate sharing none of the sampled 5-grams
+            ranks[earlier] = self.strategy.original(job.url, earlier)
+        standing = ranks.get(earlier) if earlier is not None else None
+        claims = self._claims(job, earlier, ranks)
         disowned = sum(self.strategy.disown(url, share) for url, share in claims.items())
         novelty = min(1.0, reading.novelty + sum(mine for url, mine, _ in reading.sources if url in claims))
         duplicate = job.duplicate_of is not None and not standing
@@ -181,14 +184,14 @@ class ModelWorker:
         copies = self._copies(job, earlier, standing)
         return PageResult(relevance, relevant, scored, probability, credibility, disowned, copies, len(claims))
 
-    def _claims(self, job: PageJob, earlier: str | None, standing: bool | None) -> dict[str, float]:
-        """The earlier pages this page outranks (Strategy.original), each with the share of its text that was
-        this page's: all of it where the two are copies (`_is_copy`), else what they share. A page spun from the
-        sentences of pages not read yet gives them back one by one as they are read; a page a seed's manual quotes
-        a line of keeps the rest (when any shared line took all of it, 80 relevant pages of `unicode` were disowned
-        in one crawl: docs/benchmarks.md, session 78)."""
-        claims = {url: theirs for url, _, theirs in job.reading.sources if self.strategy.original(job.url, url)}
-        if earlier is not None and standing and self._is_copy(job):
+    def _claims(self, job: PageJob, earlier: str | None, ranks: dict[str, bool | None]) -> dict[str, float]:
+        """The earlier pages this page outranks (`ranks`: Strategy.original of each), each with the share of its
+        text that was this page's: all of it where the two are copies (`_is_copy`), else what they share. A page
+        spun from the sentences of pages not read yet gives them back one by one as they are read; a page a seed's
+        manual quotes a line of keeps the rest (when any shared line took all of it, 80 relevant pages of `unicode`
+        were disowned in one crawl: docs/benchmarks.md, session 78)."""
+        claims = {url: theirs for url, _, theirs in job.reading.sources if ranks[url]}
+        if earlier is not None and ranks[earlier] and self._is_copy(job):
             claims[earlier] = 1.0
         return claims
 
