@@ -24,6 +24,11 @@ def settings(**overrides) -> Settings:
     return values
 
 
+def with_context_graph(**overrides) -> Settings:
+    """The settings with the context graph weighed in (it is off by default)."""
+    return settings(FOCUSED_WEIGHTS={**project_settings.FOCUSED_WEIGHTS, "context_graph": 0.25}, **overrides)
+
+
 def chain_graph() -> CrawlGraph:
     """seed -> hub -> {r1, r2 (relevant), x}; seed -> lone; r1 -> deep (relevant)."""
     graph = CrawlGraph()
@@ -139,7 +144,7 @@ def test_a_near_duplicate_promotes_nothing():
 
 def test_the_context_graph_learns_which_links_lead_to_relevant_pages_through_irrelevant_ones():
     """Index pages under /guide/ are not relevant themselves, but their links are; those under /news/ lead nowhere."""
-    strategy = Learned(PROFILE, settings(FOCUSED_RESCORE_INTERVAL=30, FOCUSED_LINK_WARMUP=3))
+    strategy = Learned(PROFILE, with_context_graph(FOCUSED_RESCORE_INTERVAL=30, FOCUSED_LINK_WARMUP=3))
     strategy.score(page("http://s/", 0.0), [])
     for i in range(20):
         index = f"http://s/{'guide' if i % 2 == 0 else 'news'}/{i}"
@@ -156,7 +161,7 @@ def test_the_context_graph_learns_which_links_lead_to_relevant_pages_through_irr
 
 def test_the_context_graph_keeps_the_link_evidence_of_its_window_only(monkeypatch):
     monkeypatch.setattr("focused.strategies.learned.LEAD_WINDOW", 25)
-    strategy = Learned(PROFILE, settings(FOCUSED_RESCORE_INTERVAL=10, FOCUSED_LINK_WARMUP=3))
+    strategy = Learned(PROFILE, with_context_graph(FOCUSED_RESCORE_INTERVAL=10, FOCUSED_LINK_WARMUP=3))
     strategy.score(page("http://s/", 0.0), [])
     for i in range(60):
         strategy.score(

@@ -51,7 +51,9 @@ are a pay-level domain's (Lee et al. 2008); politeness stays per host.
   carries the crawl through pages that are not on the topic themselves (a tutorial's index, a
   release-notes list) toward those that are. Gated by c(parent) as p is. It replaces the
   page-level layer classifier of the first design, whose closeness was the same for every link
-  of a page and lowered the harvest (docs/benchmarks.md).
+  of a page and lowered the harvest (docs/benchmarks.md). Off by default (w_context_graph 0): in
+  session 80 the crawl without it read more of the held-out topics' pages early and fewer hazard
+  pages; the distance since the last relevant ancestor stays among p's features.
 - hub(parent) is the parent's HITS hub score on the crawled graph (0..1), gated by the link's
   own evidence p: a hub's topical links gain most and its navigation nothing. Ungated, one
   strong hub (a manual page with 150 links) lifted all its links above real evidence.
