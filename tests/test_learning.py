@@ -159,17 +159,24 @@ def test_the_context_graph_learns_which_links_lead_to_relevant_pages_through_irr
     assert guide.signals["context_graph"] > 2 * news.signals["context_graph"] > 0
 
 
+def read_a_chain(strategy: Learned, pages: int) -> None:
+    """Pages alternately relevant and not, each linked from the one two before it."""
+    for i in range(pages):
+        parent = "http://s/" if i < 2 else f"http://s/{i - 2}"
+        strategy.score(page(f"http://s/{i}", 0.9 if i % 2 else 0.0, parent_url=parent), [])
+
+
 def test_the_context_graph_keeps_the_link_evidence_of_its_window_only(monkeypatch):
     monkeypatch.setattr("focused.strategies.learned.LEAD_WINDOW", 25)
     strategy = Learned(PROFILE, with_context_graph(FOCUSED_RESCORE_INTERVAL=10, FOCUSED_LINK_WARMUP=3))
     strategy.score(page("http://s/", 0.0), [])
-    for i in range(60):
-        strategy.score(
-            page(f"http://s/{i}", 0.9 if i % 2 else 0.0, parent_url="http://s/" if i < 2 else f"http://s/{i - 2}"), []
-        )
+    read_a_chain(strategy, 60)
     assert len(strategy.arrival_rows) == 61  # 61 pages, learned up to the 60th: the last one waits for its batch
     assert all(row is None for row in strategy.arrival_rows[:35])
     assert all(row is not None for row in strategy.arrival_rows[36:60]) and strategy.lead_model is not None
+    off = Learned(PROFILE, settings(FOCUSED_RESCORE_INTERVAL=10, FOCUSED_LINK_WARMUP=3))  # its weight 0, the default
+    read_a_chain(off, 30)
+    assert all(row is None for row in off.arrival_rows) and off.lead_model is None  # nothing kept for it
 
 
 def taught_good_and_bad_paths() -> Learned:

@@ -366,9 +366,10 @@ class Learned(Strategy):
                 self.link_model.partial_fit(X2, y, classes=[0, 1], sample_weight=weight)
             self.outcomes[0] += float((1 - soft).sum())
             self.outcomes[1] += float(soft.sum())
-            for row, number in enumerate(numbers):
-                if number is not None:
-                    self.arrival_rows[number] = X[row]  # the same features teach the context graph
+            if self.weights["context_graph"]:  # the same features teach the context graph, when it counts
+                for row, number in enumerate(numbers):
+                    if number is not None:
+                        self.arrival_rows[number] = X[row]
             self.pending = []
         start = max(0, len(self.arrival_rows) - LEAD_WINDOW)  # older pages' link evidence is let go
         self.arrival_rows[self._let_go : start] = [None] * (start - self._let_go)
