@@ -13,6 +13,7 @@ import pytest
 from testbed.docsweb.build import build, discovered_sites
 from testbed.docsweb.sites import PublicLinks, Site
 from testbed.docsweb.topics import TOPICS
+from testbed.localweb.web import Reply
 from tests.conftest import REPO, crawl, start_web
 
 HTTP, TESTING, LOGGING = (next(t for t in TOPICS if t.name == name) for name in ("http", "testing", "logging"))
@@ -278,3 +279,18 @@ def test_parasites_hide_in_hacked_real_sites_and_behind_a_shop_that_cloaks_its_t
     visible, hidden = page.body.decode().split('<div style="display:none">')
     assert "Cheap flights" in visible and "setting of example" in hidden and hidden.count(CLOAKED) == 6
     assert on_hazard(deal) and web.respond(CLOAKED, "/other").status == 404
+
+
+def test_page_options_of_two_real_sites_are_an_endless_space_of_the_same_page():
+    from testbed.docsweb.facets import HOSTS, LATEST_REVISION, dress
+    from testbed.docsweb.web import on_hazard
+
+    page = Reply(200, b"<html><body><p>The re module.</p></body></html>", "text/html")
+    dressed = dress(HOSTS[0], "/3/library/re.html", page).body.decode()
+    previous = f"/3/library/re.html?rev={LATEST_REVISION - 1}"
+    assert "The re module." in dressed and dressed.count("?") == 5 and f'href="{previous}"' in dressed
+    older = dress(HOSTS[0], f"{previous}&theme=dark", page).body.decode()
+    assert f"rev={LATEST_REVISION - 2}&amp;theme=dark" in older and "rev=4999&amp;theme=dark&amp;font=large" in older
+    assert on_hazard(f"http://{HOSTS[0]}{previous}") and not on_hazard(f"http://{HOSTS[0]}/3/library/re.html")
+    assert not on_hazard("http://docs.dask.org/en/stable/search.html?q=rev")
+    assert dress("docs.dask.org", "/index.html", page) is page and dress(HOSTS[1], "/x.html", Reply(404)).status == 404

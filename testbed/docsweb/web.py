@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
-from testbed.docsweb import aggregators, bought, farms, hazards, parasites
+from testbed.docsweb import aggregators, bought, facets, farms, hazards, parasites
 from testbed.localweb.web import Reply
 
 CONTENT_TYPES = {".html": "text/html", ".txt": "text/plain; charset=utf-8"}  # HTML declares its charset
@@ -22,7 +22,7 @@ HAZARD_DOMAINS = (
 def on_hazard(url: str) -> bool:
     """Whether a URL is on one of the hazard or adversarial hosts, or a parasite page on a real one: never relevant."""
     host = urlsplit(url).hostname or ""
-    return parasites.is_parasite(url) or any(host == domain or host.endswith("." + domain) for domain in HAZARD_DOMAINS)
+    return parasites.is_parasite(url) or facets.is_facet(url) or any(host == domain or host.endswith("." + domain) for domain in HAZARD_DOMAINS)
 
 
 class DocsWeb:
@@ -60,7 +60,7 @@ class DocsWeb:
         if host in hazards.HOSTS:
             mirrored = self._file(hazards.MIRRORED, target) if host == hazards.MIRROR else Reply(404)
             return hazards.respond(host, target, mirrored)
-        return self._file(host, target)
+        return facets.dress(host, target, self._file(host, target))
 
     def _file(self, host: str, target: str) -> Reply:
         path = unquote(target.split("?", 1)[0].split("#", 1)[0])
