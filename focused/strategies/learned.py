@@ -129,6 +129,7 @@ from focused.strategies.crawlgraph import LAYERS, CrawlGraph
 from focused.strategies.deadends import PathOutcomes
 from focused.strategies.linkwords import LinkWords
 from focused.strategies.trust import SiteTrust
+from focused.strategies.variants import QueryOutcomes
 
 EPOCHS = 5  # passes of SGD over each batch of new link outcomes
 LEAD_DISCOUNT = 0.5  # what a page two links on is worth, against one that the link's page links to
@@ -199,6 +200,7 @@ class Learned(Strategy):
         self.left: dict[str, float] = {}  # per site: its allowance left when it last had the frontier re-scored
         self.exploration = 1.0  # what a look at a new site has been worth so far (_update_sites)
         self.paths = PathOutcomes()  # which directories' links lead to pages
+        self.variants = QueryOutcomes()  # which query parameters only vary a page
 
     # --- a fetched page -----------------------------------------------------------
     def score(self, parent: ParentPage, links: list[Link]) -> list[Scored]:
@@ -242,6 +244,8 @@ class Learned(Strategy):
             total = sum(signals.values())
             signals["dead_end"] = -total * (1.0 - self.paths.alive(info["url"]))
             total += signals["dead_end"]
+            signals["variant"] = -total * (1.0 - self.variants.novel(info["url"]))
+            total += signals["variant"]
             signals["overspent"] = -total * (1.0 - self._allowance_left(site, outcomes, trust) ** 2)
             scored.append(Scored(total + signals["overspent"], signals))
         return scored
@@ -302,6 +306,7 @@ class Learned(Strategy):
         outcomes.believed += parent.credibility
         for url in (parent.url, *parent.redirects):
             self.paths.observe(url, page=True)
+        self.variants.observe(parent.url, new=not parent.duplicate)
         self.trust.observe(site, [site_of(host_of(link.url)) for link in links])
         for redirecting in {site_of(host_of(url)) for url in parent.redirects} - {site}:
             redirected = self.sites.setdefault(redirecting, SiteOutcomes())
