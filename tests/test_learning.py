@@ -74,7 +74,16 @@ def test_the_score_is_the_documented_weighted_sum_of_its_signals():
         page("http://s/", 0.9), [Link("http://s/sql-query", "SQL query plans", "how a query runs")]
     )[0]
     w = strategy.weights
-    assert set(scored.signals) == {"link", "parent", "context_graph", "hub", "explore", "dead_end", "variant", "overspent"}
+    assert set(scored.signals) == {
+        "link",
+        "parent",
+        "context_graph",
+        "hub",
+        "explore",
+        "dead_end",
+        "variant",
+        "overspent",
+    }
     assert scored.signals["dead_end"] == 0  # nothing fetched under the link's path has failed
     assert scored.signals["overspent"] == 0  # a host within its allowance
     assert scored.signals["parent"] == pytest.approx(w["parent"] * 0.9)

@@ -41,6 +41,8 @@ def dress(host: str, target: str, reply: Reply) -> Reply:
     revision = int(params.get("rev", LATEST_REVISION)) if params.get("rev", "").isdigit() else LATEST_REVISION
     links = [(f"{key.title()}: {value}", {**params, key: value}) for key, value in OPTIONS]
     links.append((f"Previous revision ({revision - 1})", {**params, "rev": str(revision - 1)}))
-    anchors = " · ".join(f'<a href="{html.escape(f"{parts.path}?{urlencode(query)}")}">{text}</a>' for text, query in links)
+    anchors = " · ".join(
+        f'<a href="{html.escape(f"{parts.path}?{urlencode(query)}")}">{text}</a>' for text, query in links
+    )
     line = f'<p class="page-options">Page options: {anchors}</p>'.encode()
     return Reply(reply.status, reply.body.replace(b"</body>", line + b"</body>", 1), reply.content_type, reply.headers)

@@ -22,7 +22,11 @@ HAZARD_DOMAINS = (
 def on_hazard(url: str) -> bool:
     """Whether a URL is on one of the hazard or adversarial hosts, or a parasite page on a real one: never relevant."""
     host = urlsplit(url).hostname or ""
-    return parasites.is_parasite(url) or facets.is_facet(url) or any(host == domain or host.endswith("." + domain) for domain in HAZARD_DOMAINS)
+    return (
+        parasites.is_parasite(url)
+        or facets.is_facet(url)
+        or any(host == domain or host.endswith("." + domain) for domain in HAZARD_DOMAINS)
+    )
 
 
 class DocsWeb:
