@@ -83,8 +83,10 @@ are a pay-level domain's (Lee et al. 2008); politeness stays per host.
   inherits its relevance, working or not: one manual's links to translations the server does
   not have took 600 of 2,000 responses on the benchmark web before this.
 - novel(link) is where one page answers under many URLs: per host and query parameter, the share of the
-  pages read under it that were not near-duplicates. Every page of a seeded site linking to its own display
-  options and earlier revisions took 8% to 15% of three held-out topics' crawls before this (session 81).
+  pages read under it that were not near-duplicates, shrunk toward that name's share over every host. Every
+  page of a seeded site linking to its own display options and earlier revisions took 8% to 15% of three
+  held-out topics' crawls before this (session 81). A parameter whose chance halves has the frontier
+  re-scored: a page's other options were queued with the first one, at its first chance.
 
 - the allowance is the budget a site earns, in pages read (a broken link into the site spends none
   of it: alive(link) fades those): a few pages to show what it holds, and a number
@@ -310,7 +312,7 @@ class Learned(Strategy):
         outcomes.believed += parent.credibility
         for url in (parent.url, *parent.redirects):
             self.paths.observe(url, page=True)
-        self.variants.observe(parent.url, new=not parent.duplicate)
+        self.version += self.variants.observe(parent.url, new=not parent.duplicate)
         self.trust.observe(site, [site_of(host_of(link.url)) for link in links])
         for redirecting in {site_of(host_of(url)) for url in parent.redirects} - {site}:
             redirected = self.sites.setdefault(redirecting, SiteOutcomes())
