@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import shutil
 import subprocess
 import sys
 from collections import Counter
@@ -294,3 +295,27 @@ def test_page_options_of_two_real_sites_are_an_endless_space_of_the_same_page():
     assert on_hazard(f"http://{HOSTS[0]}{previous}") and not on_hazard(f"http://{HOSTS[0]}/3/library/re.html")
     assert not on_hazard("http://docs.dask.org/en/stable/search.html?q=rev")
     assert dress("docs.dask.org", "/index.html", page) is page and dress(HOSTS[1], "/x.html", Reply(404)).status == 404
+
+
+def test_a_version_switcher_serves_each_manual_page_again_under_every_other_release(mini_web, tmp_path):
+    from testbed.docsweb.versions import HOSTS
+    from testbed.docsweb.web import DocsWeb, on_hazard
+
+    root = tmp_path / "benchweb"
+    shutil.copytree(mini_web[0], root)
+    manual = root / "sites" / "www.postgresql.org" / "docs" / "15"
+    manual.mkdir(parents=True)
+    (manual / "tutorial.html").write_text(page("Tutorial", "<p>Begin <a href='sql.html'>with SQL</a>.</p>"))
+    web = DocsWeb(root)
+    built = web.respond("www.postgresql.org", "/docs/15/tutorial.html").body.decode()
+    copy = web.respond("www.postgresql.org", "/docs/9.6/tutorial.html").body.decode()
+    others = HOSTS["www.postgresql.org"][2]
+    assert built.count("/tutorial.html") == len(others) and "/docs/15/tutorial.html" not in built
+    switcher = '<p class="version-switcher">'
+    assert copy.split(switcher)[0] == built.split(switcher)[0]  # the same page
+    assert '"/docs/15/tutorial.html"' in copy and '"/docs/9.6/tutorial.html"' not in copy  # its own release left out
+    assert "<a href='sql.html'>" in copy  # relative links: the copy leads on through a copy of the manual
+    assert on_hazard("http://www.postgresql.org/docs/9.6/sql.html") and on_hazard("http://docs.sqlalchemy.org/en/20/")
+    assert not on_hazard("http://www.postgresql.org/docs/15/tutorial.html")
+    assert web.respond("www.postgresql.org", "/docs/8.0/tutorial.html").status == 404
+    assert web.respond("docs.python.org", "/3/library/os.html").body.count(b"other versions") == 0

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
-from testbed.docsweb import aggregators, bought, facets, farms, hazards, parasites
+from testbed.docsweb import aggregators, bought, facets, farms, hazards, parasites, versions
 from testbed.localweb.web import Reply
 
 CONTENT_TYPES = {".html": "text/html", ".txt": "text/plain; charset=utf-8"}  # HTML declares its charset
@@ -21,10 +21,12 @@ HAZARD_DOMAINS = (
 
 def on_hazard(url: str) -> bool:
     """Whether a URL is on one of the hazard or adversarial hosts, or a parasite page on a real one: never relevant."""
-    host = urlsplit(url).hostname or ""
+    parts = urlsplit(url)
+    host = parts.hostname or ""
     return (
         parasites.is_parasite(url)
         or facets.is_facet(url)
+        or versions.is_copy(host, parts.path)
         or any(host == domain or host.endswith("." + domain) for domain in HAZARD_DOMAINS)
     )
 
@@ -64,7 +66,9 @@ class DocsWeb:
         if host in hazards.HOSTS:
             mirrored = self._file(hazards.MIRRORED, target) if host == hazards.MIRROR else Reply(404)
             return hazards.respond(host, target, mirrored)
-        return facets.dress(host, target, self._file(host, target))
+        path = target.split("?", 1)[0]
+        page = self._file(host, versions.built_path(host, path) + target[len(path) :])
+        return facets.dress(host, target, versions.dress(host, path, page))
 
     def _file(self, host: str, target: str) -> Reply:
         path = unquote(target.split("?", 1)[0].split("#", 1)[0])
