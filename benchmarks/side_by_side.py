@@ -9,7 +9,7 @@ settings, evaluates each crawl with `scrapy evaluate` against the topic's labels
 summary.json in ROOT/results/TOPIC/, TOPIC-N with several runs; under ROOT/variants/TAG/ with
 --tag, so that a variant, such as one signal switched off by -s, runs beside the defaults) and prints one table: harvest rate and recall at
 several budgets, pages/s, the share of pages on hazard hosts, the crawl's own harvest estimate
-beside the labels' verdict, and the ideal crawler's numbers. Held-out topics come first
+beside the labels' verdict, and the ideal crawler's numbers; each crawl judged as read (`as_read`). Held-out topics come first
 (testbed/docsweb/topics.py: the strategy may be tuned on the TUNING topics only). provenance.json beside the
 results records the commit and the sources each step ran (benchmarks/provenance.py); the run warns if they
 changed under it.
@@ -24,6 +24,7 @@ import sys
 from pathlib import Path
 
 from benchmarks.provenance import Provenance
+from testbed.docsweb import versions
 from testbed.docsweb.topics import HELD_OUT, TUNING
 from testbed.docsweb.web import on_hazard
 from testbed.harness import crawl_command, crawl_env, start_web
@@ -75,6 +76,7 @@ def crawl(
 
 
 def evaluate(root: Path, out: Path, topic: str, crawls: list[Path], number: int = 0, runs: int = 1) -> list[dict]:
+    crawls = [as_read(path) for path in crawls]
     out = out / "results" / f"{topic}{run_suffix(number, runs)}"
     out.mkdir(parents=True, exist_ok=True)
     command = [
@@ -96,6 +98,17 @@ def evaluate(root: Path, out: Path, topic: str, crawls: list[Path], number: int 
     for report, path in zip(reports, crawls):
         report["hazard_share"] = hazard_share(path)
     return reports
+
+
+def as_read(crawl: Path) -> Path:
+    """The crawl as the benchmark judges it, beside it: a manual page read under another release than the one
+    built stands for the built page the first time (testbed/docsweb/versions.py)."""
+    items = [json.loads(line) for line in crawl.read_text().splitlines() if line]
+    for item, url in zip(items, versions.as_read(item["url"] for item in items)):
+        item["url"] = url
+    read = crawl.with_suffix(".as_read.jsonl")
+    read.write_text("".join(json.dumps(item) + "\n" for item in items))
+    return read
 
 
 def hazard_share(crawl: Path) -> float:

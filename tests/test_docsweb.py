@@ -298,7 +298,7 @@ def test_page_options_of_two_real_sites_are_an_endless_space_of_the_same_page():
 
 
 def test_a_version_switcher_serves_each_manual_page_again_under_every_other_release(mini_web, tmp_path):
-    from testbed.docsweb.versions import HOSTS
+    from testbed.docsweb.versions import HOSTS, as_read
     from testbed.docsweb.web import DocsWeb, on_hazard
 
     root = tmp_path / "benchweb"
@@ -318,4 +318,15 @@ def test_a_version_switcher_serves_each_manual_page_again_under_every_other_rele
     assert on_hazard("http://www.postgresql.org/docs/9.6/sql.html") and on_hazard("http://docs.sqlalchemy.org/en/20/")
     assert not on_hazard("http://www.postgresql.org/docs/15/tutorial.html")
     assert web.respond("www.postgresql.org", "/docs/8.0/tutorial.html").status == 404
+    docs = "http://www.postgresql.org/docs"
+    crawl = [
+        f"{docs}/current/a.html",
+        f"{docs}/16/a.html",
+        f"{docs}/15/a.html",
+        f"{docs}/15/b.html",
+        f"{docs}/9.6/b.html",
+    ]
+    # judged as read: a page's first read under any release is the built page, every later read a copy
+    assert list(as_read(crawl)) == [crawl[2], crawl[1], crawl[0], crawl[3], crawl[4]]
+    assert [on_hazard(url) for url in as_read(crawl)] == [False, True, True, False, True]
     assert web.respond("docs.python.org", "/3/library/os.html").body.count(b"other versions") == 0
