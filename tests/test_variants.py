@@ -6,7 +6,7 @@ import pytest
 
 from focused.pages.extract import Link
 from focused.strategies.learned import Learned
-from focused.strategies.variants import QueryOutcomes, parameters
+from focused.strategies.variants import QueryOutcomes, SiblingOutcomes, branches, parameters
 from tests.test_learning import PROFILE, page, settings, vouched
 
 
@@ -42,3 +42,31 @@ def test_the_learned_strategy_stops_following_options_whose_pages_were_copies():
     faded = strategy.score(page("http://docs/select.html", 0.9), [Link("http://docs/select.html?rev=9", "", "")])[0]
     assert fresh[0].signals["variant"] == 0 and fresh[1].signals["variant"] == 0
     assert faded.signals["variant"] < -0.7 * (faded.score - faded.signals["variant"])
+
+
+def test_a_path_read_again_under_a_sibling_directory_fades_there_and_nowhere_else():
+    assert branches("http://H/docs/15/ssl.html") == (("h/", "docs", "15/ssl.html"), ("h/docs/", "15", "ssl.html"))
+    assert branches("http://h/docs/15/ssl.html?rev=2") == ()
+    outcomes = SiblingOutcomes()
+    outcomes.observe("http://h/docs/15/ssl.html", new=True)
+    assert outcomes.novel("http://h/docs/16/ssl.html") == 1.0  # nothing known of repeats here yet
+    told = [outcomes.observe(f"http://h/docs/{release}/ssl.html", new=False) for release in (16, 14, 13, 12)]
+    assert told[0] and not all(told)
+    assert outcomes.novel("http://h/docs/11/ssl.html") < 0.15  # another release of a page read
+    assert outcomes.novel("http://h/docs/11/tls.html") == 1.0  # a page of it not read under any release yet
+    assert outcomes.novel("http://other/docs/11/ssl.html") == 1.0  # another host's copies are its own to show
+    for section in ("howto", "faq", "tutorial"):  # every section's index: repeats of a name that gave new pages
+        outcomes.observe("http://h/library/index.html", new=True)
+        outcomes.observe(f"http://h/{section}/index.html", new=True)
+    assert outcomes.novel("http://h/reference/index.html") > 0.5
+
+
+def test_the_learned_strategy_fades_links_to_other_releases_of_pages_it_read():
+    strategy = vouched(Learned(PROFILE, settings()), "docs")
+    for i in range(6):  # each page read under its release, then again under another's
+        strategy.score(page(f"http://docs/15/p{i}.html", 0.9), [])
+        strategy.score(page(f"http://docs/16/p{i}.html", 0.0, duplicate=True), [])
+    links = [Link(f"http://docs/{path}.html", "SQL", "") for path in ("15/join", "14/join", "14/p0")]
+    kept, unread, repeat = strategy.score(page("http://docs/15/sql.html", 0.9), links)
+    assert kept.signals["variant"] == 0 and unread.signals["variant"] == 0
+    assert repeat.signals["variant"] < -0.7 * (repeat.score - repeat.signals["variant"])

@@ -6,7 +6,8 @@
                 + w_hub · hub(parent) · p(...)
                 + w_explore · payoff · ½^(pages read on the link's site) · trust
     all times alive(link), the chance that the link gives a page (focused/strategies/deadends.py),
-    novel(link), the chance that its query parameters give a page not read yet (focused/strategies/variants.py),
+    novel(link), the chance that its query parameters, or its path read under a sibling directory, give a page not
+    read yet (focused/strategies/variants.py),
     and min(1, allowance / (pages read + 1))² of the link's site, where
     allowance = (FOCUSED_HOST_PROBE · payoff · trust + FOCUSED_HOST_YIELD · credible relevant pages · trust') · believed share
     (trust' = √trust for a site a fully trusted site links to, trust otherwise: focused/strategies/trust.py)
@@ -87,6 +88,10 @@ are a pay-level domain's (Lee et al. 2008); politeness stays per host.
   page of a seeded site linking to its own display options and earlier revisions took 8% to 15% of three
   held-out topics' crawls before this (session 81). A parameter whose chance halves has the frontier
   re-scored: a page's other options were queued with the first one, at its first chance.
+  Paths too: a link whose path below a directory was read already under a sibling subdirectory (/docs/16/ssl.html
+  after /docs/15/ssl.html) has that directory's share of such repeats that were new, shrunk toward every
+  directory's: a manual with a version switcher, every page again under each other release, took 4% to 6% of two
+  held-out topics' crawls before this (session 83).
 
 - the allowance is the budget a site earns, in pages read (a broken link into the site spends none
   of it: alive(link) fades those): a few pages to show what it holds, and a number
@@ -135,7 +140,7 @@ from focused.strategies.crawlgraph import LAYERS, CrawlGraph
 from focused.strategies.deadends import PathOutcomes
 from focused.strategies.linkwords import LinkWords
 from focused.strategies.trust import SiteTrust
-from focused.strategies.variants import QueryOutcomes
+from focused.strategies.variants import QueryOutcomes, SiblingOutcomes
 
 EPOCHS = 5  # passes of SGD over each batch of new link outcomes
 LEAD_DISCOUNT = 0.5  # what a page two links on is worth, against one that the link's page links to
@@ -207,6 +212,7 @@ class Learned(Strategy):
         self.exploration = 1.0  # what a look at a new site has been worth so far (_update_sites)
         self.paths = PathOutcomes()  # which directories' links lead to pages
         self.variants = QueryOutcomes()  # which query parameters only vary a page
+        self.siblings = SiblingOutcomes()  # which directories hold the same pages as their siblings
 
     # --- a fetched page -----------------------------------------------------------
     def score(self, parent: ParentPage, links: list[Link]) -> list[Scored]:
@@ -250,7 +256,7 @@ class Learned(Strategy):
             total = sum(signals.values())
             signals["dead_end"] = -total * (1.0 - self.paths.alive(info["url"]))
             total += signals["dead_end"]
-            signals["variant"] = -total * (1.0 - self.variants.novel(info["url"]))
+            signals["variant"] = -total * (1.0 - self.variants.novel(info["url"]) * self.siblings.novel(info["url"]))
             total += signals["variant"]
             signals["overspent"] = -total * (1.0 - self._allowance_left(site, outcomes, trust) ** 2)
             scored.append(Scored(total + signals["overspent"], signals))
@@ -312,7 +318,8 @@ class Learned(Strategy):
         outcomes.believed += parent.credibility
         for url in (parent.url, *parent.redirects):
             self.paths.observe(url, page=True)
-        self.version += self.variants.observe(parent.url, new=not parent.duplicate)
+        new = not parent.duplicate
+        self.version += self.variants.observe(parent.url, new) | self.siblings.observe(parent.url, new)
         self.trust.observe(site, [site_of(host_of(link.url)) for link in links])
         for redirecting in {site_of(host_of(url)) for url in parent.redirects} - {site}:
             redirected = self.sites.setdefault(redirecting, SiteOutcomes())

@@ -11,6 +11,13 @@ parameters (theme, sort, sessionid, oldid), so a second site's display options n
 again from scratch. A link's chance to give a new page is the product of the shares of its
 parameters. A URL without a query is never faded here, and a parameter that selects content (a
 search term, an id, a page number) keeps giving new pages and keeps its links.
+
+The same holds of paths: a manual with a version switcher answers each page again under every other
+release's directory (/docs/15/ssl.html, /docs/16/ssl.html), a mirror under its own prefix. A link
+whose path, below some directory, was read already under a sibling of its own directory is such a
+repeat: per parent directory, the share of repeats read that were new pages, shrunk toward the share
+over its host, and that toward "new". Translations and same-named pages of other sections (every
+section's index.html) keep giving new pages, and keep their links.
 """
 
 from __future__ import annotations
@@ -61,4 +68,67 @@ class QueryOutcomes:
             for key in keys:
                 estimate = (self.new.get(key, 0) + PRIOR * estimate) / (self.fetched.get(key, 0) + PRIOR)
             chance *= estimate
+        return chance
+
+
+def _host(directory: str) -> str:
+    return directory.split("/", 1)[0]
+
+
+@lru_cache(maxsize=2**17)
+def branches(url: str) -> tuple[tuple[str, str, str], ...]:
+    """(directory, its subdirectory on the path, the path below that) at each level: http://h/a/b/c.html ->
+    (h/, a, b/c.html), (h/a/, b, c.html). Nothing for a URL with a query: that is the parameters' to judge."""
+    parts = urlsplit(url)
+    if parts.query:
+        return ()
+    host, segments = parts.netloc.lower(), parts.path.split("/")[1:]
+    return tuple(
+        (f"{host}/{''.join(s + '/' for s in segments[:i])}", segments[i], "/".join(segments[i + 1 :]))
+        for i in range(len(segments) - 1)
+    )
+
+
+class SiblingOutcomes:
+    """Per directory, the pages read whose path below it had been read under another of its subdirectories, and how
+    many of them were new; and which subdirectory each path below a directory was first read under (plain dicts)."""
+
+    def __init__(self) -> None:
+        self.first: dict[tuple[str, str], str] = {}  # (directory, path below a subdirectory) -> that subdirectory
+        self.fetched: dict[str, int] = {}  # per directory, and per host: its directories' repeats together
+        self.new: dict[str, int] = {}
+        self.reported: dict[str, float] = {}
+
+    def repeats(self, url: str) -> list[str]:
+        """The directories under which `url` repeats a path read under a sibling subdirectory."""
+        return [d for d, sub, below in branches(url) if self.first.get((d, below), sub) != sub]
+
+    def observe(self, url: str, new: bool) -> bool:
+        """A page was read at `url`: new, or a near-duplicate. True when a directory's chance of new repeats has
+        halved since last told: the sibling links queued with the first repeats are due a re-score."""
+        halved = False
+        for directory in self.repeats(url):
+            for key in (_host(directory), directory):
+                self.fetched[key] = self.fetched.get(key, 0) + 1
+                self.new[key] = self.new.get(key, 0) + new
+            chance, told = self.chance(directory), self.reported.get(directory, 1.0)
+            if chance <= told / 2 or chance > told:
+                self.reported[directory] = chance
+            halved |= chance <= told / 2
+        for directory, sub, below in branches(url):
+            self.first.setdefault((directory, below), sub)
+        return halved
+
+    def chance(self, directory: str) -> float:
+        """The share of repeats under `directory` that were new, shrunk toward its host's, that toward 1: not toward
+        every host's, as a name is, since one manual's hundred copies say nothing of another site's index pages."""
+        host = _host(directory)
+        hosts = (self.new.get(host, 0) + PRIOR) / (self.fetched.get(host, 0) + PRIOR)
+        return (self.new.get(directory, 0) + PRIOR * hosts) / (self.fetched.get(directory, 0) + PRIOR)
+
+    def novel(self, url: str) -> float:
+        """The chance that `url` gives a page not read yet, as far as its repeats of read paths tell: 1 without any."""
+        chance = 1.0
+        for directory in self.repeats(url):
+            chance *= self.chance(directory)
         return chance
