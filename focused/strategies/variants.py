@@ -22,6 +22,7 @@ section's index.html) keep giving new pages, and keep their links.
 
 from __future__ import annotations
 
+from collections.abc import Hashable
 from functools import lru_cache
 from urllib.parse import parse_qsl, urlsplit
 
@@ -36,6 +37,15 @@ def parameters(url: str) -> frozenset[tuple[str, str]]:
         return frozenset()
     host = parts.netloc.lower()
     return frozenset((f"?{name}", f"{host}?{name}") for name, _ in parse_qsl(parts.query, keep_blank_values=True))
+
+
+def halved(reported: dict, key: Hashable, chance: float) -> bool:
+    """Whether `chance` is half or less of what was last reported for `key`; what is reported follows it down by
+    halves, and up at once."""
+    told = reported.get(key, 1.0)
+    if chance <= told / 2 or chance > told:
+        reported[key] = chance
+    return chance <= told / 2
 
 
 class QueryOutcomes:
@@ -55,10 +65,7 @@ class QueryOutcomes:
             for key in keys:
                 self.fetched[key] = self.fetched.get(key, 0) + 1
                 self.new[key] = self.new.get(key, 0) + new
-        chance, told = self.novel(url), self.reported.get(parameters(url), 1.0)
-        if chance <= told / 2 or chance > told:
-            self.reported[parameters(url)] = chance
-        return chance <= told / 2
+        return halved(self.reported, parameters(url), self.novel(url))
 
     def novel(self, url: str) -> float:
         """The chance that `url` gives a page not read yet, as far as its query parameters tell: 1 without any."""
@@ -106,18 +113,15 @@ class SiblingOutcomes:
     def observe(self, url: str, new: bool) -> bool:
         """A page was read at `url`: new, or a near-duplicate. True when a directory's chance of new repeats has
         halved since last told: the sibling links queued with the first repeats are due a re-score."""
-        halved = False
+        told = False
         for directory in self.repeats(url):
             for key in (_host(directory), directory):
                 self.fetched[key] = self.fetched.get(key, 0) + 1
                 self.new[key] = self.new.get(key, 0) + new
-            chance, told = self.chance(directory), self.reported.get(directory, 1.0)
-            if chance <= told / 2 or chance > told:
-                self.reported[directory] = chance
-            halved |= chance <= told / 2
+            told |= halved(self.reported, directory, self.chance(directory))
         for directory, sub, below in branches(url):
             self.first.setdefault((directory, below), sub)
-        return halved
+        return told
 
     def chance(self, directory: str) -> float:
         """The share of repeats under `directory` that were new, shrunk toward its host's, that toward 1: not toward
