@@ -9,8 +9,8 @@ settings, evaluates each crawl with `scrapy evaluate` against the topic's labels
 summary.json in ROOT/results/TOPIC/, TOPIC-N with several runs; under ROOT/variants/TAG/ with
 --tag, so that a variant, such as one signal switched off by -s, runs beside the defaults) and prints one table: harvest rate and recall at
 several budgets, pages/s, the share of pages on hazard hosts, the crawl's own harvest estimate
-beside the labels' verdict, and the ideal crawler's numbers; each crawl judged as read (`as_read`). Held-out topics come first
-(testbed/docsweb/topics.py: the strategy may be tuned on the TUNING topics only). provenance.json beside the
+beside the labels' verdict, and the ideal crawler's numbers; each crawl judged as read (`as_read`).
+Held-out topics come first (testbed/docsweb/topics.py: the strategy may be tuned on the TUNING topics only). provenance.json beside the
 results records the commit and the sources each step ran (benchmarks/provenance.py); the run warns if they
 changed under it.
 """

@@ -89,8 +89,8 @@ are a pay-level domain's (Lee et al. 2008); politeness stays per host.
   held-out topics' crawls before this (session 81). A parameter whose chance halves has the frontier
   re-scored: a page's other options were queued with the first one, at its first chance.
   Paths too: a link whose path below a directory was read already under a sibling subdirectory (/docs/16/ssl.html
-  after /docs/15/ssl.html) has that directory's share of such repeats that were new, shrunk toward every
-  directory's: a manual with a version switcher, every page again under each other release, had 3.0% of the
+  after /docs/15/ssl.html) has that directory's share of such repeats that were new, shrunk toward its host's:
+  a manual with a version switcher, every page again under each other release, had 3.0% of the
   held-out topics' pages read again before this, 0.7% after (two runs, session 83).
 
 - the allowance is the budget a site earns, in pages read (a broken link into the site spends none
