@@ -76,7 +76,7 @@ def crawl(
 
 
 def evaluate(root: Path, out: Path, topic: str, crawls: list[Path], number: int = 0, runs: int = 1) -> list[dict]:
-    crawls = [as_read(path) for path in crawls]
+    crawls = [write_as_read(path) for path in crawls]
     out = out / "results" / f"{topic}{run_suffix(number, runs)}"
     out.mkdir(parents=True, exist_ok=True)
     command = [
@@ -100,7 +100,7 @@ def evaluate(root: Path, out: Path, topic: str, crawls: list[Path], number: int 
     return reports
 
 
-def as_read(crawl: Path) -> Path:
+def write_as_read(crawl: Path) -> Path:
     """The crawl as the benchmark judges it, beside it: a manual page read under another release than the one
     built stands for the built page the first time (testbed/docsweb/versions.py)."""
     items = [json.loads(line) for line in crawl.read_text().splitlines() if line]
