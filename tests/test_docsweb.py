@@ -330,3 +330,29 @@ def test_a_version_switcher_serves_each_manual_page_again_under_every_other_rele
     assert list(as_read(crawl)) == [crawl[2], crawl[1], crawl[0], crawl[3], crawl[4]]
     assert [on_hazard(url) for url in as_read(crawl)] == [False, True, True, False, True]
     assert web.respond("docs.python.org", "/3/library/os.html").body.count(b"other versions") == 0
+
+
+def test_a_page_url_used_as_a_directory_serves_the_page_again_below_itself(mini_web, tmp_path):
+    from testbed.docsweb.pathinfo import HOSTS
+    from testbed.docsweb.web import DocsWeb, on_hazard
+
+    root = tmp_path / "benchweb"
+    shutil.copytree(mini_web[0], root)
+    manual = root / "sites" / HOSTS[0] / "docs" / "mod"
+    manual.mkdir(parents=True)
+    (manual / "mod_ssl.html").write_text(
+        page("mod_ssl", "<p>TLS <a href='core.html'>core</a>, <a href='sub/x.html'>x</a>.</p>")
+    )
+    web = DocsWeb(root)
+    clean = web.respond(HOSTS[0], "/docs/mod/mod_ssl.html").body.decode()
+    assert '<a href="mod_ssl.html/print">Printable version</a>' in clean
+    for below in (
+        "/docs/mod/mod_ssl.html/print",
+        "/docs/mod/mod_ssl.html/core.html",
+        "/docs/mod/mod_ssl.html/sub/x.html",
+    ):
+        assert web.respond(HOSTS[0], below).body.decode() == clean  # the same page, its links relative to the copy
+    assert web.respond(HOSTS[0], "/docs/mod/sub/x.html").status == 404  # no page along the path
+    assert on_hazard(f"http://{HOSTS[0]}/docs/mod/mod_ssl.html/core.html")
+    assert not on_hazard(f"http://{HOSTS[0]}/docs/mod/mod_ssl.html") and not on_hazard("http://cmake.org/a.html/b")
+    assert "Printable version" not in web.respond("docs.python.org", "/3/library/os.html").body.decode()

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
-from testbed.docsweb import aggregators, bought, facets, farms, hazards, parasites, versions
+from testbed.docsweb import aggregators, bought, facets, farms, hazards, parasites, pathinfo, versions
 from testbed.localweb.web import Reply
 
 CONTENT_TYPES = {".html": "text/html", ".txt": "text/plain; charset=utf-8"}  # HTML declares its charset
@@ -27,6 +27,7 @@ def on_hazard(url: str) -> bool:
         parasites.is_parasite(url)
         or facets.is_facet(url)
         or versions.is_copy(host, parts.path)
+        or pathinfo.is_copy(url)
         or any(host == domain or host.endswith("." + domain) for domain in HAZARD_DOMAINS)
     )
 
@@ -67,8 +68,8 @@ class DocsWeb:
             mirrored = self._file(hazards.MIRRORED, target) if host == hazards.MIRROR else Reply(404)
             return hazards.respond(host, target, mirrored)
         path = target.split("?", 1)[0]
-        page = self._file(host, versions.built_path(host, path) + target[len(path) :])
-        return facets.dress(host, target, versions.dress(host, path, page))
+        page = self._file(host, versions.built_path(host, pathinfo.file_path(host, path)) + target[len(path) :])
+        return facets.dress(host, target, versions.dress(host, path, pathinfo.dress(host, path, page)))
 
     def _file(self, host: str, target: str) -> Reply:
         path = unquote(target.split("?", 1)[0].split("#", 1)[0])
