@@ -70,3 +70,23 @@ def test_the_learned_strategy_fades_links_to_other_releases_of_pages_it_read():
     kept, unread, repeat = strategy.score(page("http://docs/15/sql.html", 0.9), links)
     assert kept.signals["variant"] == 0 and unread.signals["variant"] == 0
     assert repeat.signals["variant"] < -0.7 * (repeat.score - repeat.signals["variant"])
+
+
+def test_a_path_below_a_page_read_fades_once_such_paths_gave_the_page_again():
+    outcomes = SiblingOutcomes()
+    outcomes.observe("http://h/mod/ssl.html", new=True)
+    outcomes.observe("http://h/mod/", new=True)
+    assert outcomes.novel("http://h/mod/ssl.html/print") == 1.0  # nothing known of such paths here yet
+    assert outcomes.novel("http://h/mod/core.html") == 1.0  # a page beside it, and below a directory's index
+    for name in ("core", "log", "proxy", "cache"):  # each page's print view, answered with the page (path info)
+        outcomes.observe(f"http://h/mod/{name}.html", new=True)
+        outcomes.observe(f"http://h/mod/{name}.html/print", new=False)
+    assert outcomes.novel("http://h/mod/ssl.html/core.html") < 0.15  # its links, read below it
+    assert outcomes.novel("http://h/mod/ssl.html/print") < 0.15
+    assert outcomes.novel("http://h/mod/rewrite.html/print") < 0.15  # a path read below its siblings
+    assert outcomes.novel("http://h/news/rewrite.html/x.html") == 1.0  # below a page not read
+    assert outcomes.novel("http://other/mod/ssl.html/print") == 1.0
+    for name in ("Main", "Help", "Talk"):  # a wiki's subpages: below pages read, and new
+        outcomes.observe(f"http://w/wiki/{name}", new=True)
+        outcomes.observe(f"http://w/wiki/{name}/Archive", new=True)
+    assert outcomes.novel("http://w/wiki/Main/Drafts") > 0.8

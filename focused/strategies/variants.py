@@ -13,11 +13,13 @@ parameters. A URL without a query is never faded here, and a parameter that sele
 search term, an id, a page number) keeps giving new pages and keeps its links.
 
 The same holds of paths: a manual with a version switcher answers each page again under every other
-release's directory (/docs/15/ssl.html, /docs/16/ssl.html), a mirror under its own prefix. A link
-whose path, below some directory, was read already under a sibling of its own directory is such a
-repeat: per parent directory, the share of repeats read that were new pages, shrunk toward the share
-over its host, and that toward "new". Translations and same-named pages of other sections (every
-section's index.html) keep giving new pages, and keep their links.
+release's directory (/docs/15/ssl.html, /docs/16/ssl.html), a mirror under its own prefix; and a
+server that accepts path info answers a page's URL used as a directory (/docs/ssl.html/print) with
+the page, whose relative links then lead on below it. A link whose path, below some directory, was
+read already under a sibling of its own directory, or that goes on below a page read in it, is such a
+repeat: per directory, the share of repeats read that were new pages, shrunk toward the share over its
+host, and that toward "new". Translations, same-named pages of other sections (every section's
+index.html) and a wiki's subpages keep giving new pages, and keep their links.
 """
 
 from __future__ import annotations
@@ -97,18 +99,21 @@ def branches(url: str) -> tuple[tuple[str, str, str], ...]:
 
 
 class SiblingOutcomes:
-    """Per directory, the pages read whose path below it had been read under another of its subdirectories, and how
-    many of them were new; and which subdirectory each path below a directory was first read under (plain dicts)."""
+    """Per directory, the pages read whose path below it repeated a path read under another of its subdirectories,
+    or went on below a page read in it, and how many of them were new; which subdirectory each path below a
+    directory was first read under, and the pages read (plain dicts and a set)."""
 
     def __init__(self) -> None:
         self.first: dict[tuple[str, str], str] = {}  # (directory, path below a subdirectory) -> that subdirectory
+        self.pages: set[str] = set()  # host/path of every page read whose path names a file, not a directory
         self.fetched: dict[str, int] = {}  # per directory, and per host: its directories' repeats together
         self.new: dict[str, int] = {}
         self.reported: dict[str, float] = {}
 
     def repeats(self, url: str) -> list[str]:
-        """The directories under which `url` repeats a path read under a sibling subdirectory."""
-        return [d for d, sub, below in branches(url) if self.first.get((d, below), sub) != sub]
+        """The directories under which `url` repeats a path read under a sibling subdirectory, or goes on below a
+        page read."""
+        return [d for d, sub, below in branches(url) if self.first.get((d, below), sub) != sub or d + sub in self.pages]
 
     def observe(self, url: str, new: bool) -> bool:
         """A page was read at `url`: new, or a near-duplicate. True when a directory's chance of new repeats has
@@ -121,6 +126,9 @@ class SiblingOutcomes:
             told |= halved(self.reported, directory, self.chance(directory))
         for directory, sub, below in branches(url):
             self.first.setdefault((directory, below), sub)
+        parts = urlsplit(url)
+        if not parts.query and not parts.path.endswith("/"):
+            self.pages.add(parts.netloc.lower() + parts.path)
         return told
 
     def chance(self, directory: str) -> float:
