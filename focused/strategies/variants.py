@@ -28,6 +28,7 @@ from collections.abc import Hashable
 from functools import lru_cache
 from urllib.parse import parse_qsl, urlsplit
 
+BELOW = "+"  # marks a directory's (and its host's) repeats below a page read
 PRIOR = 2.0  # fetches' worth of belief in the estimate one level up: every host's for a host's, "new" for that
 
 
@@ -111,9 +112,16 @@ class SiblingOutcomes:
         self.reported: dict[str, float] = {}
 
     def repeats(self, url: str) -> list[str]:
-        """The directories under which `url` repeats a path read under a sibling subdirectory, or goes on below a
-        page read."""
-        return [d for d, sub, below in branches(url) if self.first.get((d, below), sub) != sub or d + sub in self.pages]
+        """The directories under which `url` repeats a path read under a sibling subdirectory, and those in which it
+        goes on below a page read, marked BELOW: two kinds of repeat, learned apart, since a site's same-named
+        pages (every section's index.html) say nothing of its print views."""
+        found = []
+        for directory, sub, below in branches(url):
+            if self.first.get((directory, below), sub) != sub:
+                found.append(directory)
+            if directory + sub in self.pages:
+                found.append(BELOW + directory)
+        return found
 
     def observe(self, url: str, new: bool) -> bool:
         """A page was read at `url`: new, or a near-duplicate. True when a directory's chance of new repeats has
