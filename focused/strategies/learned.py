@@ -93,7 +93,7 @@ are a pay-level domain's (Lee et al. 2008); politeness stays per host.
   a manual with a version switcher, every page again under each other release, had 3.0% of the
   held-out topics' pages read again before this, 0.7% after (two runs, session 83). And a path below a
   page read (/docs/ssl.html/print: a server that accepts path info answers it with the page), learned
-  apart: session 84's print views took 1.33% of the held-out topics' pages before this, 0.50% after.
+  apart: session 84's print views took 1.33% of the held-out topics' pages before this, 0.53% after (two runs).
 
 - the allowance is the budget a site earns, in pages read (a broken link into the site spends none
   of it: alive(link) fades those): a few pages to show what it holds, and a number
