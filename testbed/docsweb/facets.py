@@ -18,7 +18,7 @@ from __future__ import annotations
 import html
 from urllib.parse import parse_qsl, urlencode, urlsplit
 
-from testbed.localweb.web import Reply
+from testbed.localweb.web import Reply, with_line
 
 HOSTS = ("docs.python.org", "docs.djangoproject.com")
 PARAMS = ("theme", "font", "rev")
@@ -34,7 +34,7 @@ def is_facet(url: str) -> bool:
 
 def dress(host: str, target: str, reply: Reply) -> Reply:
     """A page of HOSTS with its line of options and its previous revision; any other reply as it is."""
-    if host not in HOSTS or reply.status != 200 or not reply.content_type.startswith("text/html"):
+    if host not in HOSTS:
         return reply
     parts = urlsplit(target)
     params = dict(parse_qsl(parts.query))
@@ -44,5 +44,4 @@ def dress(host: str, target: str, reply: Reply) -> Reply:
     anchors = " · ".join(
         f'<a href="{html.escape(f"{parts.path}?{urlencode(query)}")}">{text}</a>' for text, query in links
     )
-    line = f'<p class="page-options">Page options: {anchors}</p>'.encode()
-    return Reply(reply.status, reply.body.replace(b"</body>", line + b"</body>", 1), reply.content_type, reply.headers)
+    return with_line(reply, f'<p class="page-options">Page options: {anchors}</p>')

@@ -15,18 +15,16 @@ benchmark web"): no code of the crawler was tuned on it, and none names its host
 from __future__ import annotations
 
 import html
-from urllib.parse import urlsplit
 
-from testbed.localweb.web import Reply
+from testbed.localweb.web import Reply, with_line
 
 HOSTS = ("httpd.apache.org", "docs.pytest.org")
 PAGE = ".html/"
 
 
-def is_copy(url: str) -> bool:
+def is_copy(host: str, path: str) -> bool:
     """A URL of the trap: a page of HOSTS with a path below it."""
-    parts = urlsplit(url)
-    return parts.hostname in HOSTS and PAGE in parts.path
+    return host in HOSTS and PAGE in path
 
 
 def file_path(host: str, path: str) -> str:
@@ -38,9 +36,8 @@ def file_path(host: str, path: str) -> str:
 
 def dress(host: str, path: str, reply: Reply) -> Reply:
     """A page of HOSTS with its print link (relative to the page, so below it); any other reply as it is."""
-    if host not in HOSTS or reply.status != 200 or not reply.content_type.startswith("text/html"):
+    if host not in HOSTS:
         return reply
     served = file_path(host, path)
     name = "index.html" if served.endswith("/") else served.rsplit("/", 1)[-1]
-    line = f'<p class="page-tools"><a href="{html.escape(name)}/print">Printable version</a></p>'.encode()
-    return Reply(reply.status, reply.body.replace(b"</body>", line + b"</body>", 1), reply.content_type, reply.headers)
+    return with_line(reply, f'<p class="page-tools"><a href="{html.escape(name)}/print">Printable version</a></p>')

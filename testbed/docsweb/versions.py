@@ -26,7 +26,7 @@ import html
 from collections.abc import Iterable, Iterator
 from urllib.parse import urlsplit
 
-from testbed.localweb.web import Reply
+from testbed.localweb.web import Reply, with_line
 
 # per host: the path prefix before the release, the release built, the other releases served as copies
 HOSTS = {
@@ -62,7 +62,7 @@ def dress(host: str, path: str, reply: Reply) -> Reply:
     """A manual page of HOSTS with its switcher (to the same page in every other release); any other reply as it
     is."""
     found = release_of(host, path)
-    if found is None or reply.status != 200 or not reply.content_type.startswith("text/html"):
+    if found is None:
         return reply
     prefix, built, others = HOSTS[host]
     release, rest = found
@@ -71,8 +71,7 @@ def dress(host: str, path: str, reply: Reply) -> Reply:
         for other in (built, *others)
         if other != release
     )
-    line = f'<p class="version-switcher">This page in other versions: {anchors}</p>'.encode()
-    return Reply(reply.status, reply.body.replace(b"</body>", line + b"</body>", 1), reply.content_type, reply.headers)
+    return with_line(reply, f'<p class="version-switcher">This page in other versions: {anchors}</p>')
 
 
 def as_read(urls: Iterable[str]) -> Iterator[str]:

@@ -27,7 +27,7 @@ def on_hazard(url: str) -> bool:
         parasites.is_parasite(url)
         or facets.is_facet(url)
         or versions.is_copy(host, parts.path)
-        or pathinfo.is_copy(url)
+        or pathinfo.is_copy(host, parts.path)
         or any(host == domain or host.endswith("." + domain) for domain in HAZARD_DOMAINS)
     )
 

@@ -84,6 +84,15 @@ class Reply:
     drip: float = 0.0  # seconds between single bytes of the body (a slow-drip server); 0: all at once
 
 
+def with_line(reply: Reply, line: str) -> Reply:
+    """An HTML page's reply with `line` added at the end of its body (the testbed's dressings of real pages);
+    any other reply as it is."""
+    if reply.status != 200 or not reply.content_type.startswith("text/html"):
+        return reply
+    body = reply.body.replace(b"</body>", line.encode() + b"</body>", 1)
+    return Reply(reply.status, body, reply.content_type, reply.headers)
+
+
 def not_found() -> Reply:
     return Reply(404, b"<html><body><h1>Not found</h1></body></html>")
 
