@@ -356,3 +356,30 @@ def test_a_page_url_used_as_a_directory_serves_the_page_again_below_itself(mini_
     assert on_hazard(f"http://{HOSTS[0]}/docs/mod/mod_ssl.html/core.html")
     assert not on_hazard(f"http://{HOSTS[0]}/docs/mod/mod_ssl.html") and not on_hazard("http://cmake.org/a.html/b")
     assert "Printable version" not in web.respond("docs.python.org", "/3/library/os.html").body.decode()
+
+
+def test_a_directory_lists_relevant_pages_under_their_titles_and_links_on_to_more_of_itself(mini_web, tmp_path):
+    from testbed.docsweb.directory import DOMAIN
+    from testbed.docsweb.web import DocsWeb, on_hazard
+
+    root = tmp_path / "benchweb"
+    shutil.copytree(mini_web[0], root)
+    topics = root / "sites" / "docs.djangoproject.com" / "en" / "3.2" / "topics"
+    topics.mkdir(parents=True)
+    (topics / "external-packages.html").write_text(page("External packages", "<p>Many.</p>"))
+    web = DocsWeb(root)
+    entry = web.respond("docs.djangoproject.com", "/en/3.2/topics/external-packages.html").body.decode()
+    assert f'<a href="http://{DOMAIN}/category/' in entry  # an inner page listing resources links in
+    assert DOMAIN not in web.respond("docs.python.org", "/3/library/os.html").body.decode()
+    category = web.respond(DOMAIN, "/category/http/1").body.decode()
+    relevant = (root / "labels" / "http.txt").read_text().split()
+    assert all(f'<a href="{url}">' in category for url in relevant)  # 12 entries: both of the topic's pages
+    assert '<a href="http://docs.python.org/3/library/http.html">http</a>' in category  # under its own title
+    assert f'href="http://{DOMAIN}/category/http/2"' in category and f'href="http://{DOMAIN}/listing/' in category
+    n = TOPICS.index(HTTP) + len(TOPICS) * 7
+    listing = web.respond(DOMAIN, f"/listing/{n}").body.decode()
+    assert sum(f'<a href="{url}">Visit ' in listing for url in relevant) == 1
+    assert listing.count(f'href="http://{DOMAIN}/listing/') == 6
+    assert web.respond(DOMAIN, f"/listing/{TOPICS.index(LOGGING)}").status == 404  # no logging page in this web
+    assert web.respond(DOMAIN, "/category/http/0").status == 404
+    assert on_hazard(f"http://{DOMAIN}/listing/{n}") and not on_hazard(relevant[0])

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
-from testbed.docsweb import aggregators, bought, facets, farms, hazards, parasites, pathinfo, versions
+from testbed.docsweb import aggregators, bought, directory, facets, farms, hazards, parasites, pathinfo, versions
 from testbed.localweb.web import Reply
 
 CONTENT_TYPES = {".html": "text/html", ".txt": "text/plain; charset=utf-8"}  # HTML declares its charset
@@ -15,7 +15,7 @@ HAZARD_DOMAINS = (
     + farms.HOSTS
     + aggregators.DOMAINS
     + bought.DOMAINS  # with their subdomains
-    + (parasites.CLOAKED,)
+    + (parasites.CLOAKED, directory.DOMAIN)
 )
 
 
@@ -43,13 +43,14 @@ class DocsWeb:
             frozenset(path.name for path in self.sites.iterdir())
             | set(hazards.HOSTS)
             | set(farms.HOSTS)
-            | {parasites.CLOAKED}
+            | {parasites.CLOAKED, directory.DOMAIN}
         )
         text = farms.FarmText.load(root)
         self.farms = farms.Farms(text, self._file)
         self.aggregators = aggregators.Aggregators(text)
         self.bought = bought.BoughtDomains(text)
         self.parasites = parasites.Parasites(text)
+        self.directory = directory.Directory(root, text)
 
     def respond(self, host: str, target: str) -> Reply:
         if host not in self.hosts and not aggregators.serves(host) and not bought.serves(host):
@@ -64,12 +65,15 @@ class DocsWeb:
             return self.parasites.respond(host, target)
         if host in farms.HOSTS:
             return self.farms.respond(host, target)
+        if host == directory.DOMAIN:
+            return self.directory.respond(target)
         if host in hazards.HOSTS:
             mirrored = self._file(hazards.MIRRORED, target) if host == hazards.MIRROR else Reply(404)
             return hazards.respond(host, target, mirrored)
         path = target.split("?", 1)[0]
         page = self._file(host, versions.built_path(host, pathinfo.file_path(host, path)) + target[len(path) :])
-        return facets.dress(host, target, versions.dress(host, path, pathinfo.dress(host, path, page)))
+        page = directory.dress(f"http://{host}{path}", pathinfo.dress(host, path, page))
+        return facets.dress(host, target, versions.dress(host, path, page))
 
     def _file(self, host: str, target: str) -> Reply:
         path = unquote(target.split("?", 1)[0].split("#", 1)[0])
