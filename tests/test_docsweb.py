@@ -159,7 +159,8 @@ def test_mini_web_is_served_and_crawled_across_sites_past_its_hazards(mini_web, 
     assert "http://docs.python.org/3/library/http.html" in result.urls  # only reachable across sites
     hits = Counter((e["host"], e["status"]) for e in server.entries() if e["path"] != "/robots.txt")
     assert hits[("app.example", 200)] == 1 and hits[("calendar.example", 200)] >= 1
-    assert hits[("loop.example", 302)] >= 2 and hits[("spam.example", 200)] >= 1
+    # met and got past: where the loop's second hop falls in 60 pages is the crawl's order (loops: test_hostile.py)
+    assert hits[("loop.example", 302)] >= 1 and hits[("spam.example", 200)] >= 1
     originals = ("http://www.sqlite.org/index.html", "http://mirror.example/index.html")
     first, second = [i for i in result.items if i["url"] in originals]
     assert second["duplicate_of"] == first["url"]  # the mirror is a near-duplicate, whichever came first
