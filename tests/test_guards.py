@@ -33,8 +33,20 @@ def test_near_duplicates_are_found_and_different_texts_are_not():
     assert index.duplicate_of("http://mirror/", fingerprint(TEXT + " Mirror copy.")) == "http://a/"
     other = " ".join(f"other{i % 89} thing{i % 11}" for i in range(200))
     assert index.duplicate_of("http://b/", fingerprint(other)) is None
-    assert fingerprint("too short to judge") is None and index.duplicate_of("http://short/", None) is None
-    assert (fingerprint(TEXT) ^ fingerprint(other)).bit_count() > 10
+    assert fingerprint("") is None and index.duplicate_of("http://empty/", None) is None
+    assert (fingerprint(TEXT).value ^ fingerprint(other).value).bit_count() > 10
+
+
+def test_a_text_too_short_for_simhash_is_a_duplicate_of_the_same_words_only():
+    index = SimHashIndex(max_distance=3)
+    listing = "Apache HTTP Server Version 2.4. This page documents all the executable programs."
+    assert index.duplicate_of("http://h/programs/index.html", fingerprint(listing)) is None
+    assert index.duplicate_of("http://h/programs/index.html", fingerprint(listing)) is None  # itself, read again
+    copy = "apache http server version 2.4 -- this page documents all the executable programs"
+    assert index.duplicate_of("http://h/programs/index.html/print", fingerprint(copy)) == "http://h/programs/index.html"
+    one_word_more = listing + " Indeed."
+    assert index.duplicate_of("http://h/other.html", fingerprint(one_word_more)) is None
+    assert index.duplicate_of("http://h/long.html", fingerprint(TEXT)) is None  # short and long never compared
 
 
 def test_host_delay_is_the_largest_of_setting_crawl_delay_and_latency_and_backs_off_on_failure():

@@ -12,13 +12,13 @@ from dataclasses import dataclass
 
 from focused.pages.credibility import content_features, sampled_shingles, tokens
 from focused.pages.extract import Page
-from focused.pages.neardup import fingerprint
+from focused.pages.neardup import Fingerprint, fingerprint
 from focused.pages.spam import word_diversity
 
 
 @dataclass(frozen=True)
 class Analysis:
-    fingerprint: int | None  # SimHash of the main text (focused.pages.neardup); None: too short to compare
+    fingerprint: Fingerprint | None  # of the main text (focused.pages.neardup); None: no words
     shingles: frozenset[int]  # sampled word 5-grams (focused.pages.credibility.NoveltyIndex)
     features: dict[str, float]  # content statistics (focused.pages.credibility.Envelope)
     diversity: float | None  # word diversity (focused.pages.spam); None: too short to tell
