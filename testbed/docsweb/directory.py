@@ -41,6 +41,7 @@ ENTRIES = 12  # real pages listed on a category page
 SIMILAR = 6  # listings linked from a listing
 LISTINGS = 10**6
 RATINGS = ("★★★★★", "★★★★☆", "★★★☆☆")
+CATEGORIES = {topic.name: n for n, topic in enumerate(TOPICS)}
 
 
 def category_url(topic: int, page: int = 1) -> str:
@@ -85,9 +86,8 @@ class Directory:
             links = [(category_url(topic), _category_name(topic)) for topic in range(len(TOPICS))]
             return Reply(200, page_html("Curated Links: the developer's directory", ["Hand-picked resources."], links))
         category = re.fullmatch(r"/category/([a-z]+)/(\d+)", target)
-        names = [topic.name for topic in TOPICS]
-        if category and category[1] in names and 0 < int(category[2]) < LISTINGS:
-            return self._category(names.index(category[1]), int(category[2]))
+        if category and category[1] in CATEGORIES and 0 < int(category[2]) < LISTINGS:
+            return self._category(CATEGORIES[category[1]], int(category[2]))
         listing = re.fullmatch(r"/listing/(\d+)", target)
         if listing and int(listing[1]) < LISTINGS:
             return self._listing(int(listing[1]))
