@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import subprocess
 import sys
@@ -384,3 +385,25 @@ def test_a_directory_lists_relevant_pages_under_their_titles_and_links_on_to_mor
     assert web.respond(DOMAIN, f"/listing/{TOPICS.index(LOGGING)}").status == 404  # no logging page in this web
     assert web.respond(DOMAIN, "/category/http/0").status == 404
     assert on_hazard(f"http://{DOMAIN}/listing/{n}") and not on_hazard(relevant[0])
+
+
+def test_a_sites_own_search_results_are_an_endless_space_linked_from_every_pages_tags(mini_web):
+    from protego import Protego
+
+    from testbed.docsweb.search import NO_RESULTS, search_url
+    from testbed.docsweb.web import ROBOTS, DocsWeb, on_hazard
+
+    web, host = DocsWeb(mini_web[0]), "docs.djangoproject.com"
+    page_url = f"http://{host}/en/3.2/ref/request-response.html"
+    entry = web.respond(host, "/en/3.2/ref/request-response.html").body.decode()
+    tags = re.findall(r'/en/3\.2/search/\?q=(\w+)">', entry)
+    assert len(tags) == 3 and "headers" in tags  # words frequent on the page, rare on its site
+    results = web.respond(host, f"/en/3.2/search/?q={tags[0]}").body.decode()
+    assert f'<a href="{page_url}">Request and response objects</a>' in results
+    assert "HTTP client sends a request" in results  # a snippet of the page's text
+    related = re.findall(r'/en/3\.2/search/\?q=(\w+)\+(\w+)">', results)
+    assert related and all(first == tags[0] and second in tags[1:] for first, second in related)
+    assert NO_RESULTS in web.respond(host, "/en/3.2/search/?q=zebra").body.decode()
+    assert on_hazard(search_url(host, tags[:2], 3)) and not on_hazard(page_url)
+    assert Protego.parse(ROBOTS.decode()).can_fetch(search_url(host, tags[:1]), "focused")  # left open
+    assert "Tags:" not in web.respond("docs.python.org", "/3/library/os.html").body.decode()

@@ -5,7 +5,18 @@ from __future__ import annotations
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
-from testbed.docsweb import aggregators, bought, directory, facets, farms, hazards, parasites, pathinfo, versions
+from testbed.docsweb import (
+    aggregators,
+    bought,
+    directory,
+    facets,
+    farms,
+    hazards,
+    parasites,
+    pathinfo,
+    search,
+    versions,
+)
 from testbed.localweb.web import Reply
 
 CONTENT_TYPES = {".html": "text/html", ".txt": "text/plain; charset=utf-8"}  # HTML declares its charset
@@ -28,6 +39,7 @@ def on_hazard(url: str) -> bool:
         or facets.is_facet(url)
         or versions.is_copy(host, parts.path)
         or pathinfo.is_copy(host, parts.path)
+        or search.is_search(url)
         or any(host == domain or host.endswith("." + domain) for domain in HAZARD_DOMAINS)
     )
 
@@ -51,6 +63,7 @@ class DocsWeb:
         self.bought = bought.BoughtDomains(text)
         self.parasites = parasites.Parasites(text)
         self.directory = directory.Directory(root, text)
+        self.search = search.SiteSearch(root)
 
     def respond(self, host: str, target: str) -> Reply:
         if host not in self.hosts and not aggregators.serves(host) and not bought.serves(host):
@@ -70,9 +83,11 @@ class DocsWeb:
         if host in hazards.HOSTS:
             mirrored = self._file(hazards.MIRRORED, target) if host == hazards.MIRROR else Reply(404)
             return hazards.respond(host, target, mirrored)
-        path = target.split("?", 1)[0]
+        path, _, query = target.partition("?")
+        if self.search.serves(host, path):
+            return self.search.respond(host, query)
         page = self._file(host, versions.built_path(host, pathinfo.file_path(host, path)) + target[len(path) :])
-        page = directory.dress(f"http://{host}{path}", pathinfo.dress(host, path, page))
+        page = directory.dress(f"http://{host}{path}", pathinfo.dress(host, path, self.search.dress(host, path, page)))
         return facets.dress(host, target, versions.dress(host, path, page))
 
     def _file(self, host: str, target: str) -> Reply:
