@@ -45,10 +45,15 @@ def search_path(host: str) -> str:
     return HOSTS[host] + "search/"
 
 
+def serves(host: str, path: str) -> bool:
+    """Whether a request is the trap's: the search path of one of HOSTS (as aggregators.serves, bought.serves)."""
+    return host in HOSTS and path == search_path(host)
+
+
 def is_search(url: str) -> bool:
     """A URL of the trap: the search path of one of HOSTS, with any query."""
     parts = urlsplit(url)
-    return parts.hostname in HOSTS and parts.path == search_path(parts.hostname)
+    return serves(parts.hostname or "", parts.path)
 
 
 def search_url(host: str, words: list[str], page: int = 1) -> str:
@@ -101,9 +106,6 @@ class SiteSearch:
             return reply
         links = " · ".join(f'<a href="{html.escape(search_url(host, [tag]))}">{tag}</a>' for tag in tags)
         return with_line(reply, f'<p class="tags">Tags: {links}</p>')
-
-    def serves(self, host: str, path: str) -> bool:
-        return host in HOSTS and path == search_path(host)
 
     def respond(self, host: str, query: str) -> Reply:
         params = dict(parse_qsl(query))

@@ -84,7 +84,7 @@ class DocsWeb:
             mirrored = self._file(hazards.MIRRORED, target) if host == hazards.MIRROR else Reply(404)
             return hazards.respond(host, target, mirrored)
         path, _, query = target.partition("?")
-        if self.search.serves(host, path):
+        if search.serves(host, path):
             return self.search.respond(host, query)
         page = self._file(host, versions.built_path(host, pathinfo.file_path(host, path)) + target[len(path) :])
         page = directory.dress(f"http://{host}{path}", pathinfo.dress(host, path, self.search.dress(host, path, page)))
