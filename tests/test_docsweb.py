@@ -9,6 +9,7 @@ import subprocess
 import sys
 from collections import Counter
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import pytest
 
@@ -407,3 +408,34 @@ def test_a_sites_own_search_results_are_an_endless_space_linked_from_every_pages
     assert on_hazard(search_url(host, tags[:2], 3)) and not on_hazard(page_url)
     assert Protego.parse(ROBOTS.decode()).can_fetch(search_url(host, tags[:1]), "focused")  # left open
     assert "Tags:" not in web.respond("docs.python.org", "/3/library/os.html").body.decode()
+
+
+def test_a_repository_browser_serves_every_pages_source_at_every_revision(mini_web):
+    from protego import Protego
+
+    from testbed.docsweb.repository import LOG_PAGE
+    from testbed.docsweb.web import ROBOTS, DocsWeb, on_hazard
+
+    web, page_url = DocsWeb(mini_web[0]), "http://docs.python.org/3/library/http.html"
+    entry = web.respond("docs.python.org", "/3/library/http.html").body.decode()
+    file, log = re.findall(r'<a href="(http://hg\.python\.org/cpython/\w+/tip/Doc/3/library/http\.rst)">', entry)
+    source = web.repository.by_url[page_url]
+    tip = web.respond("hg.python.org", urlsplit(file).path).body.decode()
+    assert "HTTP client sends a request with headers; the server answers" in tip  # the page's text, as source
+    first = web.respond("hg.python.org", f"/cpython/raw/0/{source.path}")
+    assert first.content_type.startswith("text/plain") and set(first.body.decode().splitlines()) <= set(source.lines)
+    history = web.respond("hg.python.org", urlsplit(log).path).body.decode()
+    newest = source.revisions - 1
+    assert history.count(">diff</a></td>") == min(LOG_PAGE, source.revisions)  # a row per revision
+    assert f"/cpython/annotate/{newest}/{source.path}" in history
+    assert ("/cpython/log/" in history.replace(f"/cpython/log/{newest}/", "")) == (source.revisions > LOG_PAGE)
+    assert f"+{source.lines[0]}" in web.respond("hg.python.org", f"/cpython/diff/0/{source.path}").body.decode()
+    for missing in (
+        f"/cpython/file/{newest + 1}/{source.path}",
+        f"/cpython/blame/0/{source.path}",
+        "/cpython/file/0/x",
+    ):
+        assert web.respond("hg.python.org", missing).status == 404
+    assert all(on_hazard(source.url_of(view, 0)) for view in ("file", "raw", "annotate", "diff", "log"))
+    assert not on_hazard(page_url) and Protego.parse(ROBOTS.decode()).can_fetch(file, "focused")
+    assert "Show source" not in web.respond("docs.djangoproject.com", "/en/3.2/index.html").body.decode()

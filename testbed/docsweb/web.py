@@ -14,6 +14,7 @@ from testbed.docsweb import (
     hazards,
     parasites,
     pathinfo,
+    repository,
     search,
     versions,
 )
@@ -40,6 +41,7 @@ def on_hazard(url: str) -> bool:
         or versions.is_copy(host, parts.path)
         or pathinfo.is_copy(host, parts.path)
         or search.is_search(url)
+        or repository.is_browsed(url)
         or any(host == domain or host.endswith("." + domain) for domain in HAZARD_DOMAINS)
     )
 
@@ -55,7 +57,7 @@ class DocsWeb:
             frozenset(path.name for path in self.sites.iterdir())
             | set(hazards.HOSTS)
             | set(farms.HOSTS)
-            | {parasites.CLOAKED, directory.DOMAIN}
+            | {parasites.CLOAKED, directory.DOMAIN, *repository.HOSTS}
         )
         text = farms.FarmText.load(root)
         self.farms = farms.Farms(text, self._file)
@@ -64,6 +66,7 @@ class DocsWeb:
         self.parasites = parasites.Parasites(text)
         self.directory = directory.Directory(root, text)
         self.search = search.SiteSearch(root)
+        self.repository = repository.Repository(root)
 
     def respond(self, host: str, target: str) -> Reply:
         if host not in self.hosts and not aggregators.serves(host) and not bought.serves(host):
@@ -86,8 +89,11 @@ class DocsWeb:
         path, _, query = target.partition("?")
         if search.serves(host, path):
             return self.search.respond(host, query)
+        if repository.serves(host, path):
+            return self.repository.respond(host, path)
         page = self._file(host, versions.built_path(host, pathinfo.file_path(host, path)) + target[len(path) :])
-        page = directory.dress(f"http://{host}{path}", pathinfo.dress(host, path, self.search.dress(host, path, page)))
+        page = self.repository.dress(host, path, self.search.dress(host, path, page))
+        page = directory.dress(f"http://{host}{path}", pathinfo.dress(host, path, page))
         return facets.dress(host, target, versions.dress(host, path, page))
 
     def _file(self, host: str, target: str) -> Reply:
