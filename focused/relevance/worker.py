@@ -20,7 +20,7 @@ import numpy as np
 
 from focused.frontier.evidence import LinkEvidence
 from focused.frontier.mirrors import COPIED
-from focused.pages.credibility import CREDIBLE, Reading, credible, new_content
+from focused.pages.credibility import CREDIBLE, MIN_WORDS, Reading, credible, new_content
 from focused.pages.extract import Link
 from focused.relevance.audit import Auditor
 from focused.strategies.base import ParentPage, Scored, Strategy
@@ -177,6 +177,7 @@ class ModelWorker:
             redirects=job.redirects,
             credibility=credibility,
             novelty=novelty,
+            judged=len(job.text.split()) >= MIN_WORDS,
             signals={} if duplicate else job.info.get("signals", {}),
             info=job.info,
         )

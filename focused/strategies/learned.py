@@ -316,7 +316,7 @@ class Learned(Strategy):
         outcomes.fetched += 1
         outcomes.read += 1
         outcomes.new_relevant += parent.relevance
-        outcomes.earned += parent.credibility if parent.relevant else 0.0
+        outcomes.earned += parent.credibility * (1.0 if parent.judged else 0.5) if parent.relevant else 0.0
         outcomes.believed += parent.credibility
         for url in (parent.url, *parent.redirects):
             self.paths.observe(url, page=True)
