@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 from scrapy.settings import Settings
 
@@ -11,7 +13,7 @@ from focused.profile import Profile
 from focused.relevance.similarity import url_words
 from focused.strategies import ParentPage
 from focused.strategies.crawlgraph import CrawlGraph
-from focused.strategies.learned import Learned
+from focused.strategies.learned import UNJUDGED_CREDIT, Learned
 from focused.strategies.trust import UNREAD
 
 PROFILE = Profile("sql", "Relational databases: SQL queries.", ("sql", "query"), ("http://a/",))
@@ -130,18 +132,20 @@ def test_a_host_that_gives_no_credible_relevant_pages_fades_once_past_its_allowa
     )
 
 
-def test_a_host_the_seeds_hardly_vouch_for_gets_a_smaller_allowance():
+@pytest.mark.parametrize("judged, credit", [(True, 1.0), (False, UNJUDGED_CREDIT)])
+def test_a_host_the_seeds_hardly_vouch_for_gets_a_smaller_allowance(judged: bool, credit: float):
+    """Its relevant pages earn less, and less yet when too short for the content envelope to judge."""
     strategy = Learned(PROFILE, settings(FOCUSED_RESCORE_INTERVAL=50, FOCUSED_TRUST_FLOOR=0.2))
     strategy.score(page("http://a/", 0.1), [Link("http://farm/0", "SQL query guide", ""), Link("http://a/1", "", "")])
     for i in range(1, 30):  # the seed's host: one footer link to the farm in 30 pages
         strategy.score(page(f"http://a/{i}", 0.9 if i % 3 else 0.1), [Link(f"http://a/{i + 1}", "", "")])
-    for i in range(20):  # farm pages the classifier believes, linking to each other
-        strategy.score(page(f"http://farm/{i}", 0.9), [Link(f"http://farm/{i + 1}", "SQL query", "")])
+    for i in range(21):  # farm pages the classifier believes, linking to each other
+        farm_page = replace(page(f"http://farm/{i}", 0.9), judged=judged)
+        farm = strategy.score(farm_page, [Link(f"http://farm/{i + 1}", "SQL query", "")])[0]
     assert strategy.version >= 1
     assert strategy.trust.factor("a") == 1.0 and strategy.trust.factor("farm") < 0.5
-    farm = strategy.score(page("http://farm/20", 0.9), [Link("http://farm/21", "SQL query", "")])[0]
     factor = strategy.trust.factor("farm")  # the seed's own site vouches for it: its pages' earnings count by √factor
-    allowance = 10 * factor + 5 * 21 * factor**0.5  # 21 relevant pages, each fully credible here
+    allowance = 10 * factor + 5 * 21 * credit * factor**0.5  # 21 relevant pages, each fully credible here
     assert farm.score == pytest.approx((farm.score - farm.signals["overspent"]) * min(1, allowance / 22) ** 2)
 
 

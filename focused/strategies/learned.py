@@ -147,6 +147,9 @@ from focused.strategies.variants import QueryOutcomes, SiblingOutcomes
 EPOCHS = 5  # passes of SGD over each batch of new link outcomes
 LEAD_DISCOUNT = 0.5  # what a page two links on is worth, against one that the link's page links to
 LEAD_WINDOW = 20000  # the most recent paths the context graph is refit on
+# of a judged page's credit, what a relevant page too short for the content envelope to judge earns its site: short
+# reviews of a directory honey pot, believed at classifier 0.7-0.99, earned it the budget (docs/benchmarks.md, session 87)
+UNJUDGED_CREDIT = 0.5
 PARENT_PRIOR = 10  # followed links' worth of belief in a page's verdict, as the prior of what its other links hold
 
 
@@ -316,7 +319,8 @@ class Learned(Strategy):
         outcomes.fetched += 1
         outcomes.read += 1
         outcomes.new_relevant += parent.relevance
-        outcomes.earned += parent.credibility * (1.0 if parent.judged else 0.5) if parent.relevant else 0.0
+        credit = 1.0 if parent.judged else UNJUDGED_CREDIT
+        outcomes.earned += parent.credibility * credit if parent.relevant else 0.0
         outcomes.believed += parent.credibility
         for url in (parent.url, *parent.redirects):
             self.paths.observe(url, page=True)
