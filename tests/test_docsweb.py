@@ -438,4 +438,5 @@ def test_a_repository_browser_serves_every_pages_source_at_every_revision(mini_w
         assert web.respond("hg.python.org", missing).status == 404
     assert all(on_hazard(source.url_of(view, 0)) for view in ("file", "raw", "annotate", "diff", "log"))
     assert not on_hazard(page_url) and Protego.parse(ROBOTS.decode()).can_fetch(file, "focused")
+    assert '"hg.python.org"' in (mini_web[0] / "profiles" / "http.toml").read_text()  # in the crawl's closed world
     assert "Show source" not in web.respond("docs.djangoproject.com", "/en/3.2/index.html").body.decode()
