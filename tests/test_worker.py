@@ -197,21 +197,3 @@ def test_a_believed_page_proves_its_site_only_if_credible_as_a_source():
     assert spun.relevant and not spun.proves_site and spun.credibility == pytest.approx(0.2)
     assert implausible.relevant and not implausible.proves_site and implausible.credibility == pytest.approx(0.4)
     assert not stuffed.relevant and not stuffed.proves_site
-
-
-def test_a_pages_links_inherit_the_new_part_of_its_relevance_as_the_strategy_saw_it():
-    """The spider sends each link with its parent's relevance, and every later re-scoring reads that: a page mostly
-    read before (a source view of a page read, a copy too changed for SimHash) lends its links what is new in it, as
-    the strategy first scored them, not its whole verdict (it did until session 87)."""
-    strategy = Trusting()
-    worker = ModelWorker(lambda pages: np.full(len(pages), 0.9), strategy, 0.5, SimpleNamespace(stats=Stats()))
-    results = run(
-        worker,
-        PageJob("http://docs/a", 1, "", "", []),
-        PageJob("http://docs/b", 1, "", "", [], reading=Reading(0.75, (("http://docs/a", 0.25, 0.25),))),
-        PageJob("http://docs/c", 1, "", "", [], reading=Reading(0.1, (("http://docs/a", 0.9, 0.9),))),
-        PageJob("http://docs/d", 1, "", "", [], duplicate_of="http://docs/a"),
-    )
-    assert all(result.relevant for result in results)  # judged on all of its text
-    assert [result.inherited for result in results] == pytest.approx([0.9, 0.45, 0.0, 0.0])
-    assert [result.inherited for result in results] == [parent.relevance for parent in strategy.parents]

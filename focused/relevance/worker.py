@@ -51,7 +51,6 @@ class PageResult:
     scored: list[Scored]
     classifier: float  # the classifier's own probability, before credibility
     credibility: float  # as a source of links: plausibility times new content (focused.pages.credibility)
-    inherited: float  # what its links inherit: the new part of its relevance (a near-duplicate's: nothing)
     disowned: int = 0  # earlier copies judged relevant that the page is the original of
     copy_of: tuple[str, str] | None = None  # (copy, original) when the page and an earlier one are copies
     claimed: int = 0  # earlier pages that gave back text of this page's to it (`_claims`)
@@ -184,9 +183,7 @@ class ModelWorker:
         )
         scored = self.strategy.score(parent, job.links)
         copies = self._copies(job, earlier, standing)
-        return PageResult(
-            relevance, relevant, scored, probability, credibility, parent.relevance, disowned, copies, len(claims)
-        )
+        return PageResult(relevance, relevant, scored, probability, credibility, disowned, copies, len(claims))
 
     def _claims(self, job: PageJob, earlier: str | None, ranks: dict[str, bool | None]) -> dict[str, float]:
         """The earlier pages this page outranks (`ranks`: Strategy.original of each), each with the share of its

@@ -303,10 +303,11 @@ class FocusedSpider(FocusedSettings):
         if result.copy_of and (mirror := self.mirrors.observe(*result.copy_of)):
             logger.info("Mirror: %s%s copies %s://%s%s; its links are requested there", *mirror)
             stats.inc_value("focused/mirrors")
+        parent_relevance = 0.0 if duplicate_of else result.relevance
         with timed(stats, "requests"):
             requests = [
                 scrapy.Request(
-                    self._original(link.url), meta={META_KEY: self._evidence(link, scored, page.url, result.inherited)}
+                    self._original(link.url), meta={META_KEY: self._evidence(link, scored, page.url, parent_relevance)}
                 )
                 for link, scored in zip(links, result.scored)
             ]
