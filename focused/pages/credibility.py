@@ -81,6 +81,11 @@ def content_features(text: str, words: list[str], topic_words: frozenset[str]) -
     }
 
 
+def judges(features: dict[str, float]) -> bool:
+    """Whether a text is long enough for the envelope to judge: shorter ones are plausible by default."""
+    return features["words"] >= MIN_WORDS
+
+
 def cohesion(text: str, topic_words: frozenset[str]) -> float:
     """Share of successive sentences that share a content word; -1 for a text of too few sentences."""
     sentences = [s for s in SENTENCES.split(text) if len(s.split()) >= 5]
@@ -113,7 +118,7 @@ class Envelope:
     @classmethod
     def fit(cls, rows: list[dict[str, float]], positive: list[bool]) -> Envelope:
         """Fitted on the examples of at least MIN_WORDS words (all of them if fewer than ten are)."""
-        long = [i for i, row in enumerate(rows) if row["words"] >= MIN_WORDS]
+        long = [i for i, row in enumerate(rows) if judges(row)]
         if len(long) >= 10:
             rows, positive = [rows[i] for i in long], [positive[i] for i in long]
         low, high = {}, {}
@@ -132,7 +137,7 @@ class Envelope:
     def plausibility(self, features: dict[str, float]) -> float:
         """1 inside the envelope (or for a page too short to judge); halved for every `tolerance` × the
         range's width outside it, per feature; times the page's cohesion against the positives' median."""
-        if features["words"] < MIN_WORDS:
+        if not judges(features):
             return 1.0
         outside = 0.0
         for name in FEATURES:

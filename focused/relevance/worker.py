@@ -20,7 +20,7 @@ import numpy as np
 
 from focused.frontier.evidence import LinkEvidence
 from focused.frontier.mirrors import COPIED
-from focused.pages.credibility import CREDIBLE, MIN_WORDS, Reading, credible, new_content
+from focused.pages.credibility import CREDIBLE, Reading, credible, new_content
 from focused.pages.extract import Link
 from focused.relevance.audit import Auditor
 from focused.strategies.base import ParentPage, Scored, Strategy
@@ -42,6 +42,7 @@ class PageJob:
     plausibility: float = 1.0  # content within the range of the user's examples (focused.pages.credibility)
     reading: Reading = field(default_factory=Reading)  # what the crawl had read of the text before
     redirects: tuple[str, ...] = ()  # the URLs that redirected to this one (meta["redirect_urls"])
+    judged: bool = True  # long enough for the content envelope to judge (focused.pages.credibility.judges)
 
 
 @dataclass
@@ -177,7 +178,7 @@ class ModelWorker:
             redirects=job.redirects,
             credibility=credibility,
             novelty=novelty,
-            judged=len(job.text.split()) >= MIN_WORDS,
+            judged=job.judged,
             signals={} if duplicate else job.info.get("signals", {}),
             info=job.info,
         )

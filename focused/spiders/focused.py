@@ -38,7 +38,7 @@ from focused.frontier.mirrors import Mirrors
 from focused.frontier.probation import VERDICT
 from focused.jobformat import check_format, mark_format
 from focused.output.items import PageItem
-from focused.pages.credibility import Envelope, NoveltyIndex, topic_words
+from focused.pages.credibility import Envelope, NoveltyIndex, judges, topic_words
 from focused.pages.extract import Link, Page, is_html, looks_binary
 from focused.pages.neardup import SimHashIndex
 from focused.pages.spam import is_stuffed
@@ -285,6 +285,7 @@ class FocusedSpider(FocusedSettings):
             plausibility,
             reading,
             tuple(response.meta.get("redirect_urls", ())),
+            judges(analysis.features),
         )
         try:
             result = await self.worker.page(job)

@@ -35,7 +35,7 @@ class ParentPage:
     redirects: tuple[str, ...] = ()  # URLs that redirected here: fetches spent on their hosts too
     credibility: float = 1.0  # how far to believe what the page says about its links (focused/pages/credibility.py)
     novelty: float = 1.0  # the share of its text that is its own, as credibility counted it
-    judged: bool = True  # its text is long enough for the content envelope to judge (credibility.MIN_WORDS)
+    judged: bool = True  # its text is long enough for the content envelope to judge (credibility.judges)
     signals: dict[str, float] = field(default_factory=dict)  # contributions that scored the page itself
     info: LinkEvidence = field(default_factory=LinkEvidence)  # the evidence of the link that led here
 

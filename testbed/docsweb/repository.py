@@ -54,9 +54,13 @@ VERBS = ("Clarify", "Fix typo in", "Reword", "Document", "Expand", "Update")
 EPOCH = date(2009, 1, 5)
 
 
+def browser_of(host: str, path: str) -> Browser | None:
+    return next((b for b in BROWSERS.values() if host == b.host and path.startswith(b.prefix)), None)
+
+
 def serves(host: str, path: str) -> bool:
     """Whether a request is the trap's: a path of a browser (as search.serves)."""
-    return any(host == b.host and path.startswith(b.prefix) for b in BROWSERS.values())
+    return browser_of(host, path) is not None
 
 
 def is_browsed(url: str) -> bool:
@@ -129,8 +133,8 @@ class Repository:
         )
 
     def respond(self, host: str, path: str) -> Reply:
-        browser = next(b for b in BROWSERS.values() if b.host == host and path.startswith(b.prefix))
-        view, _, rest = path[len(browser.prefix) :].partition("/")
+        browser = browser_of(host, path)
+        view, _, rest = path[len(browser.prefix) :].partition("/") if browser else ("", "", "")
         revision, _, file = rest.partition("/")
         source = self.sources.get((host, file))
         if view not in VIEWS or source is None:
