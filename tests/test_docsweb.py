@@ -440,3 +440,32 @@ def test_a_repository_browser_serves_every_pages_source_at_every_revision(mini_w
     assert not on_hazard(page_url) and Protego.parse(ROBOTS.decode()).can_fetch(file, "focused")
     assert '"hg.python.org"' in (mini_web[0] / "profiles" / "http.toml").read_text()  # in the crawl's closed world
     assert "Show source" not in web.respond("docs.djangoproject.com", "/en/3.2/index.html").body.decode()
+
+
+def test_a_mailing_list_archive_threads_about_the_manuals_pages(mini_web):
+    from protego import Protego
+
+    from testbed.docsweb.archives import ARCHIVES, MONTHS, PER_MONTH, Message
+    from testbed.docsweb.web import ROBOTS, DocsWeb, on_hazard
+
+    web = DocsWeb(mini_web[0])
+    entry = web.respond("docs.python.org", "/3/library/http.html").body.decode()
+    home, thread = re.findall(r'<a href="(http://mail\.python\.org/pipermail/python-list/[^"]*)">', entry)
+    assert "Question about http" in entry  # the latest thread on the page, under its subject
+    question = web.respond("mail.python.org", urlsplit(thread).path).body.decode()
+    assert HTTP_TEXT.split(".")[0] in question  # the page's own words, quoted
+    months = web.respond("mail.python.org", urlsplit(home).path).body.decode()
+    view = re.findall(r'href="http://mail\.python\.org(/pipermail/python-list/2019-January/\w+\.html)"', months)
+    assert len(view) == 4 and all(web.respond("mail.python.org", v).status == 200 for v in view)
+    assert web.respond("mail.python.org", "/pipermail/python-list/2019-January/100999.html").status == 404
+    for archive in ARCHIVES.values():  # each layout reads back the URLs it writes
+        layout, last = archive.layout, Message(MONTHS * PER_MONTH - 1)
+        assert layout.parse(layout.message(last)) == ("message", last.number, "")
+        assert layout.parse(layout.view(last.month, "thread").split("?")[0]) == ("view", last.month, "thread")
+        assert on_hazard(f"http://{layout.host}{layout.message(last)}") and on_hazard(
+            f"http://{layout.host}{layout.root}"
+        )
+    assert not on_hazard("http://www.postgresql.org/docs/15/tutorial.html")
+    assert Protego.parse(ROBOTS.decode()).can_fetch(thread, "focused")
+    assert '"mail.python.org"' in (mini_web[0] / "profiles" / "http.toml").read_text()  # in the crawl's closed world
+    assert "archives</a>" not in web.respond("docs.djangoproject.com", "/en/3.2/index.html").body.decode()

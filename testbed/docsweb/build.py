@@ -27,7 +27,7 @@ from scrapy.http import HtmlResponse
 
 from focused.frontier.urls import canonical_url, host_of
 from focused.pages.extract import extract
-from testbed.docsweb import aggregators, bought, farms, hazards, parasites, repository
+from testbed.docsweb import aggregators, archives, bought, farms, hazards, parasites, repository
 from testbed.docsweb.sites import SITES, PublicLinks, Site
 from testbed.docsweb.topics import TOPICS, Topic
 from testbed.docsweb.web import HAZARD_DOMAINS
@@ -99,7 +99,7 @@ def build(
     for topic in topics:
         _write_lines(out / "labels" / f"{topic.name}.txt", labels[topic.name])
         examples = _write_examples(out / "training" / topic.name, pages, set(labels[topic.name]), out)
-        hosts = [site.host for site in sites] + list(HAZARD_DOMAINS) + list(repository.HOSTS)
+        hosts = [site.host for site in sites] + list(HAZARD_DOMAINS) + list(repository.HOSTS) + list(archives.HOSTS)
         _write_profile(out / "profiles" / f"{topic.name}.toml", topic, seeds, hosts, out / "training" / topic.name)
         labels[topic.name + "/examples"] = examples
     stats = {**_stats(pages, edges, labels, topics), "discovered_sites": sorted(discovered)}

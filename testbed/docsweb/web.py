@@ -7,6 +7,7 @@ from urllib.parse import unquote, urlsplit
 
 from testbed.docsweb import (
     aggregators,
+    archives,
     bought,
     directory,
     facets,
@@ -42,6 +43,7 @@ def on_hazard(url: str) -> bool:
         or pathinfo.is_copy(host, parts.path)
         or search.is_search(url)
         or repository.is_browsed(url)
+        or archives.is_archived(url)
         or any(host == domain or host.endswith("." + domain) for domain in HAZARD_DOMAINS)
     )
 
@@ -57,7 +59,7 @@ class DocsWeb:
             frozenset(path.name for path in self.sites.iterdir())
             | set(hazards.HOSTS)
             | set(farms.HOSTS)
-            | {parasites.CLOAKED, directory.DOMAIN, *repository.HOSTS}
+            | {parasites.CLOAKED, directory.DOMAIN, *repository.HOSTS, *archives.HOSTS}
         )
         text = farms.FarmText.load(root)
         self.farms = farms.Farms(text, self._file)
@@ -67,6 +69,7 @@ class DocsWeb:
         self.directory = directory.Directory(root, text)
         self.search = search.SiteSearch(root)
         self.repository = repository.Repository(root)
+        self.archives = archives.Archives(root)
 
     def respond(self, host: str, target: str) -> Reply:
         if host not in self.hosts and not aggregators.serves(host) and not bought.serves(host):
@@ -91,8 +94,10 @@ class DocsWeb:
             return self.search.respond(host, query)
         if repository.serves(host, path):
             return self.repository.respond(host, path)
+        if archives.serves(host, path):
+            return self.archives.respond(host, target)
         page = self._file(host, versions.built_path(host, pathinfo.file_path(host, path)) + target[len(path) :])
-        page = self.repository.dress(host, path, self.search.dress(host, path, page))
+        page = self.archives.dress(host, path, self.repository.dress(host, path, self.search.dress(host, path, page)))
         page = directory.dress(f"http://{host}{path}", pathinfo.dress(host, path, page))
         return facets.dress(host, target, versions.dress(host, path, page))
 
