@@ -112,6 +112,12 @@ are a pay-level domain's (Lee et al. 2008); politeness stays per host.
   each page it gives (a third of a page per page on the local web), so its share left settles at 5-10%
   rather than falling: faded in proportion, its links (topical anchors, believed parents) kept
   pace with a real site's weak links once the real evidence ran out (session 48).
+  The same holds within a site, for each of its hosts and each directory of a host's paths: an allowance of
+  the same probe (trust and payoff are the site's) and the same pages per credible relevant page read under
+  it, and a link's share left is the least of its site's, host's and directories'. A site earns by its best
+  part, and its other parts spent from that: the browsers of the repositories three manuals are written in,
+  on the manuals' own domains (hg.python.org, svn.apache.org), none of their pages relevant, took 14% and
+  26% of two held-out topics' crawls on what the manuals' pages had earned (docs/benchmarks.md, session 88).
 - trust is the site's trust from the seeds (after TrustRank, on the site graph: focused/strategies/trust.py)
   against FOCUSED_TRUST_FLOOR: what the classifier believes of a site's pages, and so what
   the site earns, counts only as far as trusted pages vouch for the site by linking to it.
@@ -139,10 +145,10 @@ from focused.profile import Profile
 from focused.relevance.similarity import TopicSimilarity
 from focused.strategies.base import ParentPage, Scored, Strategy
 from focused.strategies.crawlgraph import LAYERS, CrawlGraph
-from focused.strategies.deadends import PathOutcomes
+from focused.strategies.deadends import PathOutcomes, directories
 from focused.strategies.linkwords import LinkWords
 from focused.strategies.trust import SiteTrust
-from focused.strategies.variants import QueryOutcomes, SiblingOutcomes
+from focused.strategies.variants import QueryOutcomes, SiblingOutcomes, halved
 
 EPOCHS = 5  # passes of SGD over each batch of new link outcomes
 LEAD_DISCOUNT = 0.5  # what a page two links on is worth, against one that the link's page links to
@@ -174,6 +180,14 @@ class SiteOutcomes:
         its first page). A site whose pages mostly repeat others' (a copy of a site, spun text) has its
         novel-looking pages believed as little: they may copy pages not read yet."""
         return (probe * trust + per_relevant * self.earned * earned_trust) * (1 + self.believed) / (1 + self.read)
+
+    def add(self, page: ParentPage) -> None:
+        """A page read here: its verdict for the rate, its credit for the allowance, its credibility for belief."""
+        self.read += 1
+        self.new_relevant += page.relevance
+        credit = 1.0 if page.judged else UNJUDGED_CREDIT
+        self.earned += page.credibility * credit if page.relevant else 0.0
+        self.believed += page.credibility
 
     def take_back(self, relevance: float, credibility: float, relevant: bool) -> None:
         """Some of a page of the site was another's text: what it was credited with for that goes."""
@@ -214,6 +228,8 @@ class Learned(Strategy):
         self.followed = (np.zeros(0), np.zeros(0))  # per page: pages fetched through its links, relevance summed
         self.version = 0  # bumped when the models or a site's allowance change: the frontier should be re-scored
         self.left: dict[str, float] = {}  # per site: its allowance left when it last had the frontier re-scored
+        self.sections: dict[str, SiteOutcomes] = {}  # per host and directory (deadends.directories): what it earned
+        self.sections_left: dict[str, float] = {}  # per host and directory: as `left`
         self.exploration = 1.0  # what a look at a new site has been worth so far (_update_sites)
         self.paths = PathOutcomes()  # which directories' links lead to pages
         self.variants = QueryOutcomes()  # which query parameters only vary a page
@@ -246,7 +262,7 @@ class Learned(Strategy):
             return []
         parents, sites = self._parents(infos), self._sites(infos)
         p_link, v_link = self._link_values(infos, parents, sites)
-        w = self.weights
+        w, lefts = self.weights, {}
         scored = []
         for info, parent, site, p, v in zip(infos, parents, sites, p_link, v_link):
             outcomes, trust = self._site(site), self.trust.factor(site)
@@ -263,7 +279,8 @@ class Learned(Strategy):
             total += signals["dead_end"]
             signals["variant"] = -total * (1.0 - self.variants.novel(info["url"]) * self.siblings.novel(info["url"]))
             total += signals["variant"]
-            signals["overspent"] = -total * (1.0 - self._allowance_left(site, outcomes, trust) ** 2)
+            left = min(self._allowance_left(site, outcomes, trust), self._sections_left(info["url"], lefts))
+            signals["overspent"] = -total * (1.0 - left**2)
             scored.append(Scored(total + signals["overspent"], signals))
         return scored
 
@@ -281,14 +298,33 @@ class Learned(Strategy):
         allowance = outcomes.allowance(probe, self.host_yield, trust, self.trust.earned_factor(site))
         return min(1.0, allowance / (outcomes.read + 1))
 
+    def _section_left(self, section: str) -> float:
+        """A host's or directory's allowance left: a site's, within the site (its trust and payoff are the site's)."""
+        outcomes = self.sections.get(section)
+        return (
+            min(1.0, outcomes.allowance(self.host_probe, self.host_yield, 1.0, 1.0) / (outcomes.read + 1))
+            if outcomes
+            else 1.0
+        )
+
+    def _sections_left(self, url: str, lefts: dict[str, float]) -> float:
+        """The least allowance left of the URL's host and directories (`lefts`: those already worked out)."""
+        return min(
+            lefts[section] if section in lefts else lefts.setdefault(section, self._section_left(section))
+            for section in directories(url)
+        )
+
+    def _check_sections(self, url: str) -> None:
+        """Have the frontier re-scored when the allowance left of the page's host or a directory of it has halved."""
+        self.version += any(
+            [halved(self.sections_left, section, self._section_left(section)) for section in directories(url)]
+        )
+
     def _check_allowance(self, site: str, outcomes: SiteOutcomes) -> None:
         """Have the frontier re-scored when a site's allowance left has halved since it last was: the links a
         site showed on its first pages were scored before its later pages proved what it holds, and a farm
         would otherwise be fetched at those scores until the next batch."""
-        left, before = self._allowance_left(site, outcomes, self.trust.factor(site)), self.left.get(site, 1.0)
-        if left <= before / 2 or left > before:
-            self.left[site] = left
-            self.version += int(left < before)
+        self.version += halved(self.left, site, self._allowance_left(site, outcomes, self.trust.factor(site)))
 
     def _inherited(self, parent: int, relevance: float) -> float:
         """What a page's links inherit: its relevance, drawn toward that of the pages its links led to so far. A
@@ -317,11 +353,9 @@ class Learned(Strategy):
         rate = self._site_rate(site)
         outcomes = self.sites.setdefault(site, SiteOutcomes())
         outcomes.fetched += 1
-        outcomes.read += 1
-        outcomes.new_relevant += parent.relevance
-        credit = 1.0 if parent.judged else UNJUDGED_CREDIT
-        outcomes.earned += parent.credibility * credit if parent.relevant else 0.0
-        outcomes.believed += parent.credibility
+        outcomes.add(parent)
+        for section in directories(parent.url):
+            self.sections.setdefault(section, SiteOutcomes()).add(parent)
         for url in (parent.url, *parent.redirects):
             self.paths.observe(url, page=True)
         new = not parent.duplicate
@@ -335,6 +369,7 @@ class Learned(Strategy):
         self.credibility.append(parent.credibility)
         self.novelty.append(parent.novelty)
         self._check_allowance(site, outcomes)
+        self._check_sections(parent.url)
         self.arrival_rows.append(None)
         if info.get("parent_url"):
             self.pending.append(({**info, "url": parent.url}, number, rate))
@@ -359,8 +394,8 @@ class Learned(Strategy):
         kept = new_content(self.novelty[number]) / before if before else 0.0
         relevant = self.graph.relevant[number]
         taken = 1.0 - kept
-        site = self._site(site_of(host_of(url)))
-        site.take_back(taken * self.graph.relevance[number], taken * self.credibility[number], relevant)
+        for outcomes in (self._site(site_of(host_of(url))), *map(self.sections.get, directories(url))):
+            outcomes.take_back(taken * self.graph.relevance[number], taken * self.credibility[number], relevant)
         self.credibility[number] *= kept
         if kept:
             self.graph.relevance[number] *= kept
