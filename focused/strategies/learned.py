@@ -116,8 +116,10 @@ are a pay-level domain's (Lee et al. 2008); politeness stays per host.
   the same probe (trust and payoff are the site's) and the same pages per credible relevant page read under
   it, and a link's share left is the least of its site's, host's and directories'. A site earns by its best
   part, and its other parts spent from that: the browsers of the repositories three manuals are written in,
-  on the manuals' own domains (hg.python.org, svn.apache.org), none of their pages relevant, took 14% and
-  26% of two held-out topics' crawls on what the manuals' pages had earned (docs/benchmarks.md, session 88).
+  on the manuals' own domains (hg.python.org, svn.apache.org), none of their pages relevant, took 8.6% of the
+  held-out topics' pages (up to 12.5% of a crawl) on what the manuals' pages had earned; 1.7% after (two runs
+  each), and a hazard written after this, mailing-list archives on the manuals' domains, 1.7% against 2.9%
+  (docs/benchmarks.md, session 88).
 - trust is the site's trust from the seeds (after TrustRank, on the site graph: focused/strategies/trust.py)
   against FOCUSED_TRUST_FLOOR: what the classifier believes of a site's pages, and so what
   the site earns, counts only as far as trusted pages vouch for the site by linking to it.
