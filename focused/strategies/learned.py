@@ -264,7 +264,8 @@ class Learned(Strategy):
             return []
         parents, sites = self._parents(infos), self._sites(infos)
         p_link, v_link = self._link_values(infos, parents, sites)
-        w, lefts = self.weights, {}
+        w = self.weights
+        lefts: dict[str, float] = {}  # each host's and directory's allowance left, worked out once per scoring
         scored = []
         for info, parent, site, p, v in zip(infos, parents, sites, p_link, v_link):
             outcomes, trust = self._site(site), self.trust.factor(site)
@@ -396,7 +397,7 @@ class Learned(Strategy):
         kept = new_content(self.novelty[number]) / before if before else 0.0
         relevant = self.graph.relevant[number]
         taken = 1.0 - kept
-        for outcomes in (self._site(site_of(host_of(url))), *map(self.sections.get, directories(url))):
+        for outcomes in (self._site(site_of(host_of(url))), *(self.sections[section] for section in directories(url))):
             outcomes.take_back(taken * self.graph.relevance[number], taken * self.credibility[number], relevant)
         self.credibility[number] *= kept
         if kept:

@@ -181,7 +181,7 @@ class FlatLayout(Layout):
             return ("view", months[0], "thread") if months else ("", 0, "")
         found = re.fullmatch(r"(?:(flat|raw)/)?[0-9a-f]{8}\.(\d+)@postgresql\.org", unquote(path[len(self.messages) :]))
         number = int(found[2]) if found else -1
-        if not 0 <= number < MONTHS * PER_MONTH or Message(number).ident(self.host) not in unquote(path):
+        if found is None or number >= MONTHS * PER_MONTH or Message(number).ident(self.host) not in unquote(path):
             return "", 0, ""
         return "message", number, found[1] or ""
 
