@@ -112,18 +112,22 @@ class Layout:
         return f"{self.root}{self.month_name(message.month)}/{message.number + 100000:06d}.html"
 
     def parse(self, path: str) -> tuple[str, int, str]:
-        """("root", 0, ""), ("view", month, order), ("message", number, view) or ("", 0, "") for no page."""
+        """("root", 0, ""), ("view", month, order), ("message", number, view) or ("", 0, "") for no page: a path
+        is a page when the layout writes it so."""
         if path == self.root:
             return "root", 0, ""
         month_name, _, leaf = path[len(self.root) :].partition("/")
-        months = [m for m in range(MONTHS) if self.month_name(m) == month_name]
+        month = next((m for m in range(MONTHS) if self.month_name(m) == month_name), -1)
+        order = next((o for o in ORDERS if month >= 0 and self.view(month, o) == path), "")
+        if order:
+            return "view", month, order
+        number = self.number_in(leaf)
+        valid = 0 <= number < MONTHS * PER_MONTH and self.message(Message(number)) == path
+        return ("message", number, "") if valid else ("", 0, "")
+
+    def number_in(self, leaf: str) -> int:
         name = leaf.removesuffix(".html")
-        if not months or not leaf.endswith(".html"):
-            return "", 0, ""
-        if name in ORDERS:
-            return "view", months[0], name
-        number = int(name) - 100000 if name.isdigit() else -1
-        return ("message", number, "") if number // PER_MONTH == months[0] else ("", 0, "")
+        return int(name) - 100000 if name.isdigit() else -1
 
 
 class MboxLayout(Layout):
@@ -138,20 +142,9 @@ class MboxLayout(Layout):
     def message(self, message: Message, view: str = "") -> str:
         return f"{self.root}{self.month_name(message.month)}/%3C{message.ident(self.host)}@apache.org%3E"
 
-    def parse(self, path: str) -> tuple[str, int, str]:
-        if path == self.root:
-            return "root", 0, ""
-        month_name, _, leaf = path[len(self.root) :].partition("/")
-        months = [m for m in range(MONTHS) if self.month_name(m) == month_name]
-        if not months:
-            return "", 0, ""
-        if leaf in ORDERS:
-            return "view", months[0], leaf
-        found = re.fullmatch(r"<[0-9a-f]{8}\.(\d+)@apache\.org>", unquote(leaf))
-        number = int(found[1]) if found else -1
-        if number // PER_MONTH != months[0] or f"<{Message(number).ident(self.host)}@apache.org>" != unquote(leaf):
-            return "", 0, ""
-        return "message", number, ""
+    def number_in(self, leaf: str) -> int:
+        found = re.fullmatch(r"%3C[0-9a-f]{8}\.(\d+)@apache\.org%3E", leaf)
+        return int(found[1]) if found else -1
 
 
 class FlatLayout(Layout):
