@@ -183,6 +183,10 @@ class SiteOutcomes:
         novel-looking pages believed as little: they may copy pages not read yet."""
         return (probe * trust + per_relevant * self.earned * earned_trust) * (1 + self.believed) / (1 + self.read)
 
+    def left(self, probe: float, per_relevant: float, trust: float, earned_trust: float) -> float:
+        """min(1, the allowance / the next fetch): 1 while the site has earned another fetch."""
+        return min(1.0, self.allowance(probe, per_relevant, trust, earned_trust) / (self.read + 1))
+
     def add(self, page: ParentPage) -> None:
         """A page read here: its verdict for the rate, its credit for the allowance, its credibility for belief."""
         self.read += 1
@@ -298,17 +302,12 @@ class Learned(Strategy):
     def _allowance_left(self, site: str, outcomes: SiteOutcomes, trust: float) -> float:
         """min(1, the site's allowance / its next fetch): 1 while the site has earned another fetch."""
         probe = self.host_probe * self._payoff(site)
-        allowance = outcomes.allowance(probe, self.host_yield, trust, self.trust.earned_factor(site))
-        return min(1.0, allowance / (outcomes.read + 1))
+        return outcomes.left(probe, self.host_yield, trust, self.trust.earned_factor(site))
 
     def _section_left(self, section: str) -> float:
         """A host's or directory's allowance left: a site's, within the site (its trust and payoff are the site's)."""
         outcomes = self.sections.get(section)
-        return (
-            min(1.0, outcomes.allowance(self.host_probe, self.host_yield, 1.0, 1.0) / (outcomes.read + 1))
-            if outcomes
-            else 1.0
-        )
+        return outcomes.left(self.host_probe, self.host_yield, 1.0, 1.0) if outcomes else 1.0
 
     def _sections_left(self, url: str, lefts: dict[str, float]) -> float:
         """The least allowance left of the URL's host and directories (`lefts`: those already worked out)."""
@@ -319,9 +318,8 @@ class Learned(Strategy):
 
     def _check_sections(self, url: str) -> None:
         """Have the frontier re-scored when the allowance left of the page's host or a directory of it has halved."""
-        self.version += any(
-            [halved(self.sections_left, section, self._section_left(section)) for section in directories(url)]
-        )
+        halvings = [halved(self.sections_left, section, self._section_left(section)) for section in directories(url)]
+        self.version += any(halvings)  # a list, not a generator: each section's record is brought up to date
 
     def _check_allowance(self, site: str, outcomes: SiteOutcomes) -> None:
         """Have the frontier re-scored when a site's allowance left has halved since it last was: the links a

@@ -116,18 +116,23 @@ class Layout:
         is a page when the layout writes it so."""
         if path == self.root:
             return "root", 0, ""
-        month_name, _, leaf = path[len(self.root) :].partition("/")
+        month_name = path[len(self.root) :].split("/", 1)[0]
         month = next((m for m in range(MONTHS) if self.month_name(m) == month_name), -1)
         order = next((o for o in ORDERS if month >= 0 and self.view(month, o) == path), "")
         if order:
             return "view", month, order
-        number = self.number_in(leaf)
-        valid = 0 <= number < MONTHS * PER_MONTH and self.message(Message(number)) == path
-        return ("message", number, "") if valid else ("", 0, "")
+        number, view = self.number_in(path)
+        valid = 0 <= number < MONTHS * PER_MONTH and unquote(self.message(Message(number), view)) == unquote(path)
+        return ("message", number, view) if valid else ("", 0, "")
 
-    def number_in(self, leaf: str) -> int:
-        name = leaf.removesuffix(".html")
-        return int(name) - 100000 if name.isdigit() else -1
+    def prefixes(self) -> tuple[str, ...]:
+        """Where the archive's paths start."""
+        return (self.root,)
+
+    def number_in(self, path: str) -> tuple[int, str]:
+        """The message number a message's path would have (-1 if none) and its view of the thread."""
+        name = path.rsplit("/", 1)[-1].removesuffix(".html")
+        return int(name) - 100000 if name.isdigit() else -1, ""
 
 
 class MboxLayout(Layout):
@@ -142,9 +147,9 @@ class MboxLayout(Layout):
     def message(self, message: Message, view: str = "") -> str:
         return f"{self.root}{self.month_name(message.month)}/%3C{message.ident(self.host)}@apache.org%3E"
 
-    def number_in(self, leaf: str) -> int:
-        found = re.fullmatch(r"%3C[0-9a-f]{8}\.(\d+)@apache\.org%3E", leaf)
-        return int(found[1]) if found else -1
+    def number_in(self, path: str) -> tuple[int, str]:
+        found = re.fullmatch(r"<[0-9a-f]{8}\.(\d+)@apache\.org>", unquote(path.rsplit("/", 1)[-1]))
+        return int(found[1]) if found else -1, ""
 
 
 class FlatLayout(Layout):
@@ -166,17 +171,13 @@ class FlatLayout(Layout):
     def message(self, message: Message, view: str = "") -> str:
         return f"{self.messages}{view + '/' if view else ''}{message.ident(self.host)}%40postgresql.org"
 
-    def parse(self, path: str) -> tuple[str, int, str]:
-        if path == self.root:
-            return "root", 0, ""
-        if path.startswith(self.root):
-            months = [m for m in range(MONTHS) if f"{self.root}{self.month_name(m)}/" == path]
-            return ("view", months[0], "thread") if months else ("", 0, "")
-        found = re.fullmatch(r"(?:(flat|raw)/)?[0-9a-f]{8}\.(\d+)@postgresql\.org", unquote(path[len(self.messages) :]))
-        number = int(found[2]) if found else -1
-        if found is None or number >= MONTHS * PER_MONTH or Message(number).ident(self.host) not in unquote(path):
-            return "", 0, ""
-        return "message", number, found[1] or ""
+    def prefixes(self) -> tuple[str, ...]:
+        return self.root, self.messages
+
+    def number_in(self, path: str) -> tuple[int, str]:
+        pattern = r"(?:(flat|raw)/)?[0-9a-f]{8}\.(\d+)@postgresql\.org"
+        found = re.fullmatch(pattern, unquote(path.removeprefix(self.messages)))
+        return (int(found[2]), found[1] or "") if found else (-1, "")
 
 
 @dataclass(frozen=True)
@@ -200,9 +201,7 @@ HOSTS = tuple(sorted({a.layout.host for a in ARCHIVES.values()} - set(ARCHIVES))
 
 def archive_of(host: str, path: str) -> Archive | None:
     for archive in ARCHIVES.values():
-        layout = archive.layout
-        messages = getattr(layout, "messages", layout.root)
-        if host == layout.host and (path.startswith(layout.root) or path.startswith(messages)):
+        if host == archive.layout.host and path.startswith(archive.layout.prefixes()):
             return archive
     return None
 
