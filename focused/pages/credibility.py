@@ -201,22 +201,27 @@ class NoveltyIndex:
         message quoting a manual's paragraph read before was 7/8 new. So a short page is also measured over its
         sampled 5-grams, where it has enough of them, and the larger share read before is what it repeats."""
         sample = frozenset(s for s in shingles if s % SAMPLE == 0)
-        earlier, earlier_sampled = self._earlier(shingles), self._earlier(sample)
+        reading = self._reading(shingles, sample)
         for shingle in shingles:
             self.first.setdefault(shingle, url)
         self.sizes[url], self.sampled[url] = len(shingles), len(sample)
+        return reading
+
+    def _reading(self, shingles: frozenset[int], sample: frozenset[int]) -> Reading:
+        """The reading before the text is remembered; over the sample too only for a short page with enough of it
+        (a long page's shingles are its sample)."""
         if len(shingles) < MIN_SHINGLES:
             return Reading()
-        reading = _reading(earlier, len(shingles), self.sizes)
-        if len(sample) >= MIN_SAMPLED and len(sample) < len(shingles):
-            return min(reading, _reading(earlier_sampled, len(sample), self.sampled), key=lambda r: r.novelty)
+        reading = _share_read(self._earlier(shingles), len(shingles), self.sizes)
+        if MIN_SAMPLED <= len(sample) < len(shingles):
+            return min(reading, _share_read(self._earlier(sample), len(sample), self.sampled), key=lambda r: r.novelty)
         return reading
 
     def _earlier(self, shingles: frozenset[int]) -> Counter[str]:
         return Counter(self.first[s] for s in shingles if s in self.first)
 
 
-def _reading(earlier: Counter[str], size: int, sizes: dict[str, int]) -> Reading:
+def _share_read(earlier: Counter[str], size: int, sizes: dict[str, int]) -> Reading:
     """What `earlier` (the page each 5-gram read before was first read on) says of a text of `size` 5-grams, each
     earlier page's share counted against `sizes` (its number of 5-grams, counted the same way)."""
     novelty = 1.0 - sum(earlier.values()) / size
