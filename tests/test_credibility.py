@@ -131,3 +131,16 @@ def test_cohesion_tells_a_page_that_keeps_to_its_subject_from_stitched_sentences
         {"low": {k: v for k, v in envelope.low.items() if k != "cohesion"}, "high": envelope.high}, 0.25
     )  # a card trained before cohesion was measured
     assert older.plausibility(stitched) > envelope.plausibility(stitched)
+
+
+def test_a_short_page_quoting_a_long_one_is_measured_where_the_long_one_was_sampled():
+    index = NoveltyIndex()
+    manual = " ".join(f"word{i}" for i in range(800))
+    index.read("http://docs/page", shingles(manual))
+    quote = " ".join(manual.split()[200:290])  # a message quoting a paragraph of it: 90 words
+    reading = index.read("http://lists/message", shingles(quote))
+    assert reading.novelty < 0.2 and reading.source == "http://docs/page"
+    ((_, mine, theirs),) = reading.sources
+    assert mine > 0.8 and theirs < 0.2  # most of the message, a little of the page
+    fresh = " ".join(f"fresh{i}" for i in range(90))
+    assert index.read("http://lists/other", shingles(fresh)).novelty == 1.0

@@ -41,6 +41,7 @@ SHINGLE = 5
 SAMPLE = 8  # keep one 5-gram in SAMPLE, chosen by its hash: the same ones on every page that has them
 MIN_WORDS = 100
 MIN_SHINGLES = 20  # fewer 5-grams than this: too short to tell, novelty 1
+MIN_SAMPLED = 5  # sampled 5-grams a short page needs (about 40 words) to be measured over them too (NoveltyIndex.read)
 SENTENCES = re.compile(r"(?<=[.!?:])\s+|\n+")
 MIN_SENTENCES = 6  # fewer sentences of 5 words or more: too short to tell, cohesion not judged
 # Content statistics mean little on a short page (a table of identifiers has no common words):
@@ -186,26 +187,45 @@ class Reading:
 @dataclass
 class NoveltyIndex:
     """Sampled word 5-grams of every page read so far, each with the page it was first read on, and each page's
-    number of them; lives in spider.state (kept by JOBDIR). The URLs are shared strings: a page costs one per
-    5-gram kept."""
+    number of them, all and sampled; lives in spider.state (kept by JOBDIR). The URLs are shared strings: a page
+    costs one per 5-gram kept."""
 
     first: dict[int, str] = field(default_factory=dict)
     sizes: dict[str, int] = field(default_factory=dict)
+    sampled: dict[str, int] = field(default_factory=dict)  # per page, its 5-grams one in SAMPLE keeps
 
     def read(self, url: str, shingles: frozenset[int]) -> Reading:
         """How much of a text, by its sampled_shingles, was read before, and where; the text is then remembered as
-        read on `url`."""
-        earlier = Counter(self.first[s] for s in shingles if s in self.first)
+        read on `url`. A short page keeps every 5-gram and a long one only those the sample keeps, so a short
+        page's text taken from a long page matches in those alone: counted over all its 5-grams, a mailing-list
+        message quoting a manual's paragraph read before was 7/8 new. So a short page is also measured over its
+        sampled 5-grams, where it has enough of them, and the larger share read before is what it repeats."""
+        sample = frozenset(s for s in shingles if s % SAMPLE == 0)
+        reading = self._reading(shingles, sample)
         for shingle in shingles:
             self.first.setdefault(shingle, url)
-        self.sizes[url] = len(shingles)
+        self.sizes[url], self.sampled[url] = len(shingles), len(sample)
+        return reading
+
+    def _reading(self, shingles: frozenset[int], sample: frozenset[int]) -> Reading:
+        """The reading before the text is remembered; over the sample too only for a short page with enough of it
+        (a long page's shingles are its sample)."""
         if len(shingles) < MIN_SHINGLES:
             return Reading()
-        novelty = 1.0 - sum(earlier.values()) / len(shingles)
-        sources = tuple(
-            (page, count / len(shingles), count / self.sizes[page]) for page, count in earlier.most_common()
-        )
-        return Reading(novelty, sources)
+        reading = _share_read(self._earlier(shingles), len(shingles), self.sizes)
+        if MIN_SAMPLED <= len(sample) < len(shingles):
+            return min(reading, _share_read(self._earlier(sample), len(sample), self.sampled), key=lambda r: r.novelty)
+        return reading
+
+    def _earlier(self, shingles: frozenset[int]) -> Counter[str]:
+        return Counter(self.first[s] for s in shingles if s in self.first)
+
+
+def _share_read(earlier: Counter[str], size: int, sizes: dict[str, int]) -> Reading:
+    """What `earlier` (the page each 5-gram read before was first read on) says of a text of `size` 5-grams, each
+    earlier page's share counted against `sizes` (its number of 5-grams, counted the same way)."""
+    novelty = 1.0 - sum(earlier.values()) / size
+    return Reading(novelty, tuple((page, count / size, count / sizes[page]) for page, count in earlier.most_common()))
 
 
 def sampled_shingles(words: list[str]) -> frozenset[int]:
