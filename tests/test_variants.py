@@ -44,6 +44,22 @@ def test_the_learned_strategy_stops_following_options_whose_pages_were_copies():
     assert faded.signals["variant"] < -0.7 * (faded.score - faded.signals["variant"])
 
 
+def test_a_queued_option_is_handed_out_at_its_current_fade_not_the_one_it_was_queued_at():
+    strategy = vouched(Learned(PROFILE, settings()), "docs")
+    option = Link("http://docs/sql.html?font=12", "Larger text", "")
+    queued = strategy.score(page("http://docs/sql.html", 0.9), [option])[0]
+    assert strategy.current(option.url, dict(queued.signals)).score == pytest.approx(queued.score, rel=1e-6)
+    for i in range(6):  # the page's other sizes, read since: each the same page
+        strategy.score(page(f"http://docs/sql.html?font={i}", 0.0, duplicate=True), [])
+    now = strategy.current(option.url, dict(queued.signals))
+    evidence = queued.score - queued.signals["variant"] - queued.signals["dead_end"] - queued.signals["overspent"]
+    assert now.score < 0.3 * queued.score  # the same evidence, faded as far as the copies read since say
+    assert sum(now.signals.values()) == pytest.approx(now.score) and now.score - sum(
+        now.signals[f] for f in ("dead_end", "variant", "overspent")
+    ) == pytest.approx(evidence)
+    assert strategy.current("http://docs/", {"seed": 1.0}) is None  # a seed is the user's: not faded
+
+
 def test_a_path_read_again_under_a_sibling_directory_fades_there_and_nowhere_else():
     assert branches("http://H/docs/15/ssl.html") == (("h/", "docs", "15/ssl.html"), ("h/docs/", "15", "ssl.html"))
     assert branches("http://h/docs/15/ssl.html?rev=2") == ()

@@ -60,6 +60,8 @@ logger = logging.getLogger(__name__)
 # seconds; longer rests are left to the engine's 5-second heartbeat, so that a backed-off
 # host never holds a download slot (or a closing crawl) for long.
 MAX_PARK = 2.0
+# A record whose current score fell below this share of its queued score goes back in at the current one.
+STALE = 0.8
 
 
 @runtime_checkable
@@ -251,6 +253,12 @@ class FocusedScheduler:
                 self._drop(host, record)
                 self._admit(self.codec.to_request(record, self.spider, self.errback).replace(url=original))
                 continue
+            if (current := self._current(record)) is not None:
+                self.stats.inc_value("focused/frontier/requeued_current")
+                self.frontier.push(host, current)  # not journaled: resumed at its queued score, it is checked again
+                if self.shared:
+                    self.shared.finished(record.seq)  # the pop's claim: the record is queued again
+                continue
             request = self.codec.to_request(record, self.spider, self.errback)
             self.hosts.handed_out(host, id(request))
             if self.probation is not None:
@@ -277,6 +285,17 @@ class FocusedScheduler:
             return None
         original = mirrors.original_of(record.url)
         return None if original == record.url else original
+
+    def _current(self, record: Record) -> Record | None:
+        """The record at its current score (Strategy.current), when that fell below STALE of the score it was
+        queued at: its link's factors changed since it was scored, and a re-scoring reaches only a sample of the
+        frontier. Else None: it is handed out as it is."""
+        if self.worker is None or not record.signals:
+            return None
+        scored = self.worker.strategy.current(record.url, self.codec.unpack(record.signals))
+        if scored is None or scored.score >= STALE * record.score:
+            return None
+        return record._replace(key=-scored.score, signals=self.codec.pack(scored.signals))
 
     def __len__(self) -> int:
         return len(self.frontier)

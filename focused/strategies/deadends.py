@@ -68,7 +68,8 @@ class PathOutcomes:
             if not fetched:
                 return self._new_subdirectory(parent, prior) if parent is not None else estimate
             prior, parent = estimate, directory
-            estimate = (self.pages[directory] + PRIOR * prior) / (fetched + PRIOR)
+            # .get: the scheduler asks from the reactor's thread (Strategy.current) as the model thread observes
+            estimate = (self.pages.get(directory, 0) + PRIOR * prior) / (fetched + PRIOR)
         return estimate
 
     def _new_subdirectory(self, parent: str, prior: float) -> float:

@@ -159,6 +159,7 @@ LEAD_WINDOW = 20000  # the most recent paths the context graph is refit on
 # reviews of a directory honey pot, believed at classifier 0.7-0.99, earned it the budget (docs/benchmarks.md, session 87)
 UNJUDGED_CREDIT = 0.5
 PARENT_PRIOR = 10  # followed links' worth of belief in a page's verdict, as the prior of what its other links hold
+FACTORS = ("dead_end", "variant", "overspent")  # the signals that fade a link's evidence (Learned._faded)
 
 
 def soft_examples(X: sparse.csr_matrix, soft: np.ndarray) -> tuple[sparse.csr_matrix, np.ndarray, np.ndarray]:
@@ -281,15 +282,32 @@ class Learned(Strategy):
                 "hub": w["hub"] * evidence * (float(self.hubs[parent]) if 0 <= parent < len(self.hubs) else 0.0),
                 "explore": w["explore"] * self._payoff(site) * 0.5**outcomes.read * trust,
             }
-            total = sum(signals.values())
-            signals["dead_end"] = -total * (1.0 - self.paths.alive(info["url"]))
-            total += signals["dead_end"]
-            signals["variant"] = -total * (1.0 - self.variants.novel(info["url"]) * self.siblings.novel(info["url"]))
-            total += signals["variant"]
-            left = min(self._allowance_left(site, outcomes, trust), self._sections_left(info["url"], lefts))
-            signals["overspent"] = -total * (1.0 - left**2)
-            scored.append(Scored(total + signals["overspent"], signals))
+            scored.append(self._faded(info["url"], signals, site, outcomes, trust, lefts))
         return scored
+
+    def current(self, url: str, signals: dict[str, float]) -> Scored | None:
+        """The link's score with its fading factors as they are now, from the evidence it was scored on. Between
+        re-scorings the factors go stale: a burst of a relevant page's display options (`?rev=`, `?font=`) was
+        fetched at the query fade of when they were queued, 13 copies in a row (docs/benchmarks.md, session 92)."""
+        if FACTORS[0] not in signals:
+            return None  # a seed, or a request the strategy did not score
+        site = site_of(host_of(url))
+        evidence = {name: value for name, value in signals.items() if name not in FACTORS}
+        return self._faded(url, evidence, site, self._site(site), self.trust.factor(site), {})
+
+    def _faded(
+        self, url: str, signals: dict[str, float], site: str, outcomes: SiteOutcomes, trust: float, lefts: dict
+    ) -> Scored:
+        """The link's evidence (`signals`) times the chance it gives a page (alive), a new one (novel) and its
+        allowance left, each factor's share of the score among the signals."""
+        total = sum(signals.values())
+        signals["dead_end"] = -total * (1.0 - self.paths.alive(url))
+        total += signals["dead_end"]
+        signals["variant"] = -total * (1.0 - self.variants.novel(url) * self.siblings.novel(url))
+        total += signals["variant"]
+        left = min(self._allowance_left(site, outcomes, trust), self._sections_left(url, lefts))
+        signals["overspent"] = -total * (1.0 - left**2)
+        return Scored(total + signals["overspent"], signals)
 
     def _site(self, site: str) -> SiteOutcomes:
         return self.sites.get(site) or SiteOutcomes()
