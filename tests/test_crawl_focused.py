@@ -99,6 +99,9 @@ def test_focused_beats_lexical_and_breadth_first_and_tunnels(web, run_crawl, set
         assert abs(sum(signals.values()) - item["score"]) < 1e-3  # the contributions add up to the score
     assert any(item["evidence"]["signals"].get("hub", 0) > 0 for item in items)
     assert runs["focused"].stat("focused/frontier/rescored") > 0 and runs["focused"].stat("focused/seconds/rescore") > 0
+    # records whose factors faded while queued went back in at their current score, and none was fetched twice
+    assert all(runs[name].stat("focused/frontier/requeued_current") > 0 for name in focused)
+    assert all(len(runs[name].urls) == len(set(runs[name].urls)) for name in focused)
 
     # The harvest estimate is the auditor's (the embedding model trained beside the classifier), on a tenth of
     # the pages, chosen by their URL's hash whatever the crawl thought of them.
