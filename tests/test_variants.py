@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from focused.pages.extract import Link
-from focused.strategies.learned import Learned
+from focused.strategies.learned import FACTORS, Learned
 from focused.strategies.variants import QueryOutcomes, SiblingOutcomes, branches, parameters
 from tests.test_learning import PROFILE, page, settings, vouched
 
@@ -52,11 +52,10 @@ def test_a_queued_option_is_handed_out_at_its_current_fade_not_the_one_it_was_qu
     for i in range(6):  # the page's other sizes, read since: each the same page
         strategy.score(page(f"http://docs/sql.html?font={i}", 0.0, duplicate=True), [])
     now = strategy.current(option.url, dict(queued.signals))
-    evidence = queued.score - queued.signals["variant"] - queued.signals["dead_end"] - queued.signals["overspent"]
+    evidence = queued.score - sum(queued.signals[factor] for factor in FACTORS)
     assert now.score < 0.3 * queued.score  # the same evidence, faded as far as the copies read since say
-    assert sum(now.signals.values()) == pytest.approx(now.score) and now.score - sum(
-        now.signals[f] for f in ("dead_end", "variant", "overspent")
-    ) == pytest.approx(evidence)
+    assert sum(now.signals.values()) == pytest.approx(now.score)
+    assert now.score - sum(now.signals[factor] for factor in FACTORS) == pytest.approx(evidence)
     assert strategy.current("http://docs/", {"seed": 1.0}) is None  # a seed is the user's: not faded
 
 

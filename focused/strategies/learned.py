@@ -296,7 +296,13 @@ class Learned(Strategy):
         return self._faded(url, evidence, site, self._site(site), self.trust.factor(site), {})
 
     def _faded(
-        self, url: str, signals: dict[str, float], site: str, outcomes: SiteOutcomes, trust: float, lefts: dict
+        self,
+        url: str,
+        signals: dict[str, float],
+        site: str,
+        outcomes: SiteOutcomes,
+        trust: float,
+        lefts: dict[str, float],
     ) -> Scored:
         """The link's evidence (`signals`) times the chance it gives a page (alive), a new one (novel) and its
         allowance left, each factor's share of the score among the signals."""
