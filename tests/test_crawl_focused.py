@@ -95,7 +95,17 @@ def test_focused_beats_lexical_and_breadth_first_and_tunnels(web, run_crawl, set
     assert len(explained) > 0.9 * len(items)
     for item in explained:
         signals = item["evidence"]["signals"]
-        assert set(signals) == {"link", "parent", "context_graph", "hub", "explore", "dead_end", "variant", "overspent"}
+        assert set(signals) == {
+            "link",
+            "parent",
+            "context_graph",
+            "hub",
+            "explore",
+            "dead_end",
+            "variant",
+            "kind",
+            "overspent",
+        }
         assert abs(sum(signals.values()) - item["score"]) < 1e-3  # the contributions add up to the score
     assert any(item["evidence"]["signals"].get("hub", 0) > 0 for item in items)
     assert runs["focused"].stat("focused/frontier/rescored") > 0 and runs["focused"].stat("focused/seconds/rescore") > 0

@@ -84,10 +84,12 @@ def test_the_score_is_the_documented_weighted_sum_of_its_signals():
         "explore",
         "dead_end",
         "variant",
+        "kind",
         "overspent",
     }
     assert scored.signals["dead_end"] == 0  # nothing fetched under the link's path has failed
     assert scored.signals["overspent"] == 0  # a host within its allowance
+    assert scored.signals["kind"] == 0  # nothing followed yet of links like it
     assert scored.signals["parent"] == pytest.approx(w["parent"] * 0.9)
     assert scored.signals["context_graph"] == 0  # nothing learned yet of where links lead
     assert 0 < scored.signals["link"] <= w["link"]

@@ -48,15 +48,17 @@ def test_a_queued_option_is_handed_out_at_its_current_fade_not_the_one_it_was_qu
     strategy = vouched(Learned(PROFILE, settings()), "docs")
     option = Link("http://docs/sql.html?font=12", "Larger text", "")
     queued = strategy.score(page("http://docs/sql.html", 0.9), [option])[0]
-    assert strategy.current(option.url, dict(queued.signals)).score == pytest.approx(queued.score, rel=1e-6)
+    record = {"url": option.url, "signals": dict(queued.signals)}
+    assert strategy.current(record).score == pytest.approx(queued.score, rel=1e-6)
     for i in range(6):  # the page's other sizes, read since: each the same page
         strategy.score(page(f"http://docs/sql.html?font={i}", 0.0, duplicate=True), [])
-    now = strategy.current(option.url, dict(queued.signals))
+    now = strategy.current(record)
     evidence = queued.score - sum(queued.signals[factor] for factor in FACTORS)
     assert now.score < 0.3 * queued.score  # the same evidence, faded as far as the copies read since say
     assert sum(now.signals.values()) == pytest.approx(now.score)
     assert now.score - sum(now.signals[factor] for factor in FACTORS) == pytest.approx(evidence)
-    assert strategy.current("http://docs/", {"seed": 1.0}) is None  # a seed is the user's: not faded
+    seed = {"url": "http://docs/", "signals": {"seed": 1.0}}
+    assert strategy.current(seed) is None  # a seed is the user's: not faded
 
 
 def test_a_path_read_again_under_a_sibling_directory_fades_there_and_nowhere_else():

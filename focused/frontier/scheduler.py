@@ -292,7 +292,7 @@ class FocusedScheduler:
         frontier. Else None: it is handed out as it is."""
         if self.worker is None or not record.signals:
             return None
-        scored = self.worker.strategy.current(record.url, self.codec.unpack(record.signals))
+        scored = self.worker.strategy.current({**self.codec.evidence(record), "url": record.url})
         if scored is None or scored.score >= STALE * record.score:
             return None
         return record._replace(key=-scored.score, signals=self.codec.pack(scored.signals))

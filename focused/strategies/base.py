@@ -76,7 +76,7 @@ class Strategy:
         was bumped, so a strategy that never bumps it need not answer."""
         raise NotImplementedError
 
-    def current(self, url: str, signals: dict[str, float]) -> Scored | None:
+    def current(self, info: LinkEvidence) -> Scored | None:
         """The queued link's score as it would be now, from the `signals` it was scored with, without asking a
         model (the scheduler asks as it hands the link out); None when the strategy cannot tell."""
         return None

@@ -8,6 +8,8 @@
     all times alive(link), the chance that the link gives a page (focused/strategies/deadends.py),
     novel(link), the chance that its query parameters, or its path read under a sibling directory or going on
     below a page read, give a page not read yet (focused/strategies/variants.py),
+    kind(link), how far links with its anchor on its page's host bore out their pages' relevance, against links in
+    general (focused/strategies/linkkinds.py),
     and min(1, allowance / (pages read + 1))² of the link's site, where
     allowance = (FOCUSED_HOST_PROBE · payoff · trust + FOCUSED_HOST_YIELD · credible relevant pages · trust') · believed share
     (trust' = √trust for a site a fully trusted site links to, trust otherwise: focused/strategies/trust.py)
@@ -148,6 +150,7 @@ from focused.relevance.similarity import TopicSimilarity
 from focused.strategies.base import ParentPage, Scored, Strategy
 from focused.strategies.crawlgraph import LAYERS, CrawlGraph
 from focused.strategies.deadends import PathOutcomes, directories
+from focused.strategies.linkkinds import KindOutcomes
 from focused.strategies.linkwords import LinkWords
 from focused.strategies.trust import SiteTrust
 from focused.strategies.variants import QueryOutcomes, SiblingOutcomes, halved
@@ -159,7 +162,7 @@ LEAD_WINDOW = 20000  # the most recent paths the context graph is refit on
 # reviews of a directory honey pot, believed at classifier 0.7-0.99, earned it the budget (docs/benchmarks.md, session 87)
 UNJUDGED_CREDIT = 0.5
 PARENT_PRIOR = 10  # followed links' worth of belief in a page's verdict, as the prior of what its other links hold
-FACTORS = ("dead_end", "variant", "overspent")  # the signals that fade a link's evidence (Learned._faded)
+FACTORS = ("dead_end", "variant", "kind", "overspent")  # the signals that fade a link's evidence (Learned._faded)
 
 
 def soft_examples(X: sparse.csr_matrix, soft: np.ndarray) -> tuple[sparse.csr_matrix, np.ndarray, np.ndarray]:
@@ -241,6 +244,7 @@ class Learned(Strategy):
         self.paths = PathOutcomes()  # which directories' links lead to pages
         self.variants = QueryOutcomes()  # which query parameters only vary a page
         self.siblings = SiblingOutcomes()  # which directories hold the same pages as their siblings
+        self.kinds = KindOutcomes()  # which kinds of link bear out the relevance of the page they are on
 
     # --- a fetched page -----------------------------------------------------------
     def score(self, parent: ParentPage, links: list[Link]) -> list[Scored]:
@@ -282,35 +286,40 @@ class Learned(Strategy):
                 "hub": w["hub"] * evidence * (float(self.hubs[parent]) if 0 <= parent < len(self.hubs) else 0.0),
                 "explore": w["explore"] * self._payoff(site) * 0.5**outcomes.read * trust,
             }
-            scored.append(self._faded(info["url"], signals, site, outcomes, trust, lefts))
+            scored.append(self._faded(info, signals, site, outcomes, trust, lefts))
         return scored
 
-    def current(self, url: str, signals: dict[str, float]) -> Scored | None:
+    def current(self, info: LinkEvidence) -> Scored | None:
         """The link's score with its fading factors as they are now, from the evidence it was scored on. Between
         re-scorings the factors go stale: a burst of a relevant page's display options (`?rev=`, `?font=`) was
         fetched at the query fade of when they were queued, 13 copies in a row (docs/benchmarks.md, session 92)."""
+        signals = info.get("signals") or {}
         if FACTORS[0] not in signals:
             return None  # a seed, or a request the strategy did not score
-        site = site_of(host_of(url))
+        site = site_of(host_of(info["url"]))
         evidence = {name: value for name, value in signals.items() if name not in FACTORS}
-        return self._faded(url, evidence, site, self._site(site), self.trust.factor(site), {})
+        return self._faded(info, evidence, site, self._site(site), self.trust.factor(site), {})
 
     def _faded(
         self,
-        url: str,
+        info: LinkEvidence,
         signals: dict[str, float],
         site: str,
         outcomes: SiteOutcomes,
         trust: float,
         lefts: dict[str, float],
     ) -> Scored:
-        """The link's evidence (`signals`) times the chance it gives a page (alive), a new one (novel) and its
-        allowance left, each factor's share of the score among the signals."""
+        """The link's evidence (`signals`) times the chance it gives a page (alive), a new one (novel), how far its
+        kind bears out its page (focused/strategies/linkkinds.py) and its allowance left, each factor's share of
+        the score among the signals."""
+        url = info["url"]
         total = sum(signals.values())
         signals["dead_end"] = -total * (1.0 - self.paths.alive(url))
         total += signals["dead_end"]
         signals["variant"] = -total * (1.0 - self.variants.novel(url) * self.siblings.novel(url))
         total += signals["variant"]
+        signals["kind"] = -total * (1.0 - self.kinds.share(info.get("parent_url"), info.get("anchor") or ""))
+        total += signals["kind"]
         left = min(self._allowance_left(site, outcomes, trust), self._sections_left(url, lefts))
         signals["overspent"] = -total * (1.0 - left**2)
         return Scored(total + signals["overspent"], signals)
@@ -398,6 +407,8 @@ class Learned(Strategy):
         self.arrival_rows.append(None)
         if info.get("parent_url"):
             self.pending.append(({**info, "url": parent.url}, number, rate))
+            handed = float(info.get("parent_relevance") or 0.0)
+            self.version += self.kinds.observe(info["parent_url"], info.get("anchor") or "", handed, parent.relevance)
 
     def original(self, url: str, earlier: str) -> bool | None:
         """A page is the original of an earlier one on another site when its site is trusted more, or alike and
