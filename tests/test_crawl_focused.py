@@ -16,6 +16,7 @@ from focused.relevance.audit import sampled
 from testbed.localweb import adversarial
 from testbed.localweb.web import LocalWeb
 from tests.conftest import REPO, Crawl, WebServer, crawl, start_web
+from tests.test_learning import SIGNALS
 
 RELEVANT = LocalWeb().relevant_urls()
 BUDGET = 400
@@ -95,17 +96,7 @@ def test_focused_beats_lexical_and_breadth_first_and_tunnels(web, run_crawl, set
     assert len(explained) > 0.9 * len(items)
     for item in explained:
         signals = item["evidence"]["signals"]
-        assert set(signals) == {
-            "link",
-            "parent",
-            "context_graph",
-            "hub",
-            "explore",
-            "dead_end",
-            "variant",
-            "kind",
-            "overspent",
-        }
+        assert set(signals) == SIGNALS
         assert abs(sum(signals.values()) - item["score"]) < 1e-3  # the contributions add up to the score
     assert any(item["evidence"]["signals"].get("hub", 0) > 0 for item in items)
     assert runs["focused"].stat("focused/frontier/rescored") > 0 and runs["focused"].stat("focused/seconds/rescore") > 0

@@ -70,23 +70,17 @@ def vouched(strategy: Learned, *sites: str) -> Learned:
     return strategy
 
 
+# the signals a learned score is the sum of, as focused/strategies/learned.py documents them
+SIGNALS = {"link", "parent", "context_graph", "hub", "explore", "dead_end", "variant", "kind", "overspent"}
+
+
 def test_the_score_is_the_documented_weighted_sum_of_its_signals():
     strategy = vouched(Learned(PROFILE, settings()), "s")
     scored = strategy.score(
         page("http://s/", 0.9), [Link("http://s/sql-query", "SQL query plans", "how a query runs")]
     )[0]
     w = strategy.weights
-    assert set(scored.signals) == {
-        "link",
-        "parent",
-        "context_graph",
-        "hub",
-        "explore",
-        "dead_end",
-        "variant",
-        "kind",
-        "overspent",
-    }
+    assert set(scored.signals) == SIGNALS
     assert scored.signals["dead_end"] == 0  # nothing fetched under the link's path has failed
     assert scored.signals["overspent"] == 0  # a host within its allowance
     assert scored.signals["kind"] == 0  # nothing followed yet of links like it
