@@ -20,19 +20,18 @@ from __future__ import annotations
 
 from functools import lru_cache
 
+from focused.frontier.urls import host_of
 from focused.strategies.variants import halved
 
-PRIOR = (
-    2.0  # relevance handed down's worth of belief in the ratio one level up: the kind's over every host's, the crawl's
-)
+# relevance handed down's worth of belief in the ratio one level up: the kind's over every host's, the crawl's
+PRIOR = 2.0
 
 
 @lru_cache(maxsize=2**17)  # each re-scoring of the frontier asks again for up to FOCUSED_RESCORE_LIMIT links
 def kinds(parent_url: str | None, anchor: str) -> tuple[str, str]:
     """A link's kind over every host and on its page's host: its anchor's words, and those after the host."""
     words = " ".join(anchor.lower().split())
-    host = (parent_url or "").split("/", 3)[2:3]
-    return words, f"{host[0].lower() if host else ''} {words}"
+    return words, f"{host_of(parent_url or '')} {words}"
 
 
 class KindOutcomes:
