@@ -188,8 +188,9 @@ class SiteOutcomes:
         return (probe * trust + per_relevant * self.earned * earned_trust) * (1 + self.believed) / (1 + self.read)
 
     def left(self, probe: float, per_relevant: float, trust: float, earned_trust: float) -> float:
-        """min(1, the allowance / the next fetch): 1 while the site has earned another fetch."""
-        return min(1.0, self.allowance(probe, per_relevant, trust, earned_trust) / (self.read + 1))
+        """The allowance / the next fetch, within 0..1: 1 while the site has earned another fetch. Credit given back
+        (take_back) can leave an allowance below 0, whose square would otherwise be a share left."""
+        return max(0.0, min(1.0, self.allowance(probe, per_relevant, trust, earned_trust) / (self.read + 1)))
 
     def add(self, page: ParentPage) -> None:
         """A page read here: its verdict for the rate, its credit for the allowance, its credibility for belief."""
