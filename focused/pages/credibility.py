@@ -15,7 +15,9 @@ generated the page temper the verdict before anything learns from it:
   quoted lines) drifts from sentence to sentence even where each sentence is on topic. On the
   benchmark web's tuning topics, relevant pages have a median of 0.32 and generated farm
   pages 0.0 to 0.12 (docs/design.md, "Credibility"). A page below the positive examples' median is
-  believed in proportion.
+  believed in proportion. A short page is judged too, from three sentences on, its few pairs shrunk toward
+  that median: a directory's reviews, three sentences of three of the topic's pages, are too short for the
+  envelope, and were believed at 0.7 to 0.99 (docs/benchmarks.md, session 96).
 - novelty: the share of the page's word 5-grams the crawl has not seen before (a sample of
   them, chosen by hash, so the memory stays small; all of them on a page too short for a
   sample). Spun text, copies and page variants repeat what the crawl has read: they are not
@@ -43,7 +45,8 @@ MIN_WORDS = 100
 MIN_SHINGLES = 20  # fewer 5-grams than this: too short to tell, novelty 1
 MIN_SAMPLED = 5  # sampled 5-grams a short page needs (about 40 words) to be measured over them too (NoveltyIndex.read)
 SENTENCES = re.compile(r"(?<=[.!?:])\s+|\n+")
-MIN_SENTENCES = 6  # fewer sentences of 5 words or more: too short to tell, cohesion not judged
+MIN_SENTENCES = 3  # fewer sentences of 5 words or more: too short to tell, cohesion not judged
+COHESION_PRIOR = 2.0  # successive pairs' worth of belief in the positives' median: a short text's few say little
 # Content statistics mean little on a short page (a table of identifiers has no common words):
 # the envelope is fitted on examples of at least MIN_WORDS words and judges only such pages.
 # Chosen on the tuning topics' examples: from 100 words on, the share of common words of real
@@ -78,6 +81,7 @@ def content_features(text: str, words: list[str], topic_words: frozenset[str]) -
         "compression": len(zlib.compress(raw)) / max(len(raw), 1) if len(raw) > 200 else 0.5,
         "popular_words": sum(w in POPULAR for w in words) / count,
         "cohesion": cohesion(text, topic_words),
+        "sentence_pairs": float(len(_sentence_words(text, topic_words)) - 1),
         "words": float(len(words)),
     }
 
@@ -89,14 +93,19 @@ def judges(features: dict[str, float]) -> bool:
 
 def cohesion(text: str, topic_words: frozenset[str]) -> float:
     """Share of successive sentences that share a content word; -1 for a text of too few sentences."""
-    sentences = [s for s in SENTENCES.split(text) if len(s.split()) >= 5]
-    if len(sentences) < MIN_SENTENCES:
+    bags = _sentence_words(text, topic_words)
+    if len(bags) < MIN_SENTENCES:
         return -1.0
-    bags = [
+    return sum(bool(a & b) for a, b in zip(bags, bags[1:])) / (len(bags) - 1)
+
+
+def _sentence_words(text: str, topic_words: frozenset[str]) -> list[set[str]]:
+    """The content words (neither common nor the topic's) of each sentence of 5 words or more."""
+    sentences = [s for s in SENTENCES.split(text) if len(s.split()) >= 5]
+    return [
         {w for w in WORDS.findall(s.lower()) if len(w) > 3 and w not in POPULAR and w not in topic_words}
         for s in sentences
     ]
-    return sum(bool(a & b) for a, b in zip(bags, bags[1:])) / (len(bags) - 1)
 
 
 def topic_words(keywords: Iterable[str]) -> frozenset[str]:
@@ -138,8 +147,9 @@ class Envelope:
     def plausibility(self, features: dict[str, float]) -> float:
         """1 inside the envelope (or for a page too short to judge); halved for every `tolerance` × the
         range's width outside it, per feature; times the page's cohesion against the positives' median."""
+        cohesive = self._cohesive(features)
         if not judges(features):
-            return 1.0
+            return cohesive
         outside = 0.0
         for name in FEATURES:
             lo, hi = self.low[name], self.high[name]
@@ -148,13 +158,15 @@ class Envelope:
             width = max(hi - lo, (abs(lo) + abs(hi)) / 4, 1e-6)
             value = features[name]
             outside += max(lo - value, value - hi, 0.0) / width
-        return 0.5 ** (outside / self.tolerance) * self._cohesive(features.get("cohesion", -1.0))
+        return 0.5 ** (outside / self.tolerance) * cohesive
 
-    def _cohesive(self, value: float) -> float:
+    def _cohesive(self, features: dict[str, float]) -> float:
+        """The page's cohesion, its pairs shrunk toward the positives' median by COHESION_PRIOR, against that median."""
         reference = self.low.get("cohesion")  # absent from envelopes trained before cohesion was measured
+        value, pairs = features.get("cohesion", -1.0), features.get("sentence_pairs", 0.0)
         if not reference or value < 0:
             return 1.0
-        return min(1.0, value / reference)
+        return min(1.0, (value * pairs + COHESION_PRIOR * reference) / (pairs + COHESION_PRIOR) / reference)
 
     def to_dict(self) -> dict[str, dict[str, float]]:
         return {"low": self.low, "high": self.high}
