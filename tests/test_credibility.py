@@ -133,6 +133,23 @@ def test_cohesion_tells_a_page_that_keeps_to_its_subject_from_stitched_sentences
     assert older.plausibility(stitched) > envelope.plausibility(stitched)
 
 
+def test_a_short_page_of_three_stitched_sentences_is_believed_less_and_one_on_its_subject_is_not():
+    envelope = Envelope.fit(rows([PROSE * 3] * 12), [True] * 12)
+    review = (  # a directory's review: three sentences of three pages, as the honey pot writes them
+        "The planner reads statistics about tables before it runs a query. Certificates expire after a number "
+        "of days unless renewed. Gardeners prune roses early in spring every year."
+    )
+    on_subject = (
+        "The planner reads statistics about every table. Those statistics tell the planner how many rows "
+        "each table holds. Old statistics make the planner choose slow plans."
+    )
+    assert features(review, WORDS)["words"] < 100  # too short for the envelope's other features
+    assert envelope.plausibility(features(review, WORDS)) < 0.6
+    assert envelope.plausibility(features(on_subject, WORDS)) == 1.0
+    two = "The planner reads statistics about tables before it runs. Gardeners prune roses early in spring."
+    assert envelope.plausibility(features(two, WORDS)) == 1.0  # two sentences: too few to tell
+
+
 def test_a_short_page_quoting_a_long_one_is_measured_where_the_long_one_was_sampled():
     index = NoveltyIndex()
     manual = " ".join(f"word{i}" for i in range(800))
