@@ -76,24 +76,28 @@ def content_features(text: str, words: list[str], topic_words: frozenset[str]) -
     """Content statistics of a page's main text (and its tokens) that spam changes and real pages share."""
     count = max(len(words), 1)
     raw = text.encode("utf-8", "replace")[:20000]
+    sentences = _sentence_words(text, topic_words)
     return {
         "topic_density": sum(w in topic_words for w in words) / count,
         "compression": len(zlib.compress(raw)) / max(len(raw), 1) if len(raw) > 200 else 0.5,
         "popular_words": sum(w in POPULAR for w in words) / count,
-        "cohesion": cohesion(text, topic_words),
-        "sentence_pairs": float(len(_sentence_words(text, topic_words)) - 1),
+        "cohesion": _cohesion(sentences),
+        "sentence_pairs": float(len(sentences) - 1),
         "words": float(len(words)),
     }
 
 
 def judges(features: dict[str, float]) -> bool:
-    """Whether a text is long enough for the envelope to judge: shorter ones are plausible by default."""
+    """Whether a text is long enough for the envelope to judge: a shorter one is judged by its cohesion alone."""
     return features["words"] >= MIN_WORDS
 
 
 def cohesion(text: str, topic_words: frozenset[str]) -> float:
     """Share of successive sentences that share a content word; -1 for a text of too few sentences."""
-    bags = _sentence_words(text, topic_words)
+    return _cohesion(_sentence_words(text, topic_words))
+
+
+def _cohesion(bags: list[set[str]]) -> float:
     if len(bags) < MIN_SENTENCES:
         return -1.0
     return sum(bool(a & b) for a, b in zip(bags, bags[1:])) / (len(bags) - 1)
@@ -145,8 +149,8 @@ class Envelope:
         return cls(low, high)
 
     def plausibility(self, features: dict[str, float]) -> float:
-        """1 inside the envelope (or for a page too short to judge); halved for every `tolerance` × the
-        range's width outside it, per feature; times the page's cohesion against the positives' median."""
+        """1 inside the envelope; halved for every `tolerance` × the range's width outside it, per feature; times
+        the page's cohesion against the positives' median. A page too short for the envelope has cohesion alone."""
         cohesive = self._cohesive(features)
         if not judges(features):
             return cohesive
