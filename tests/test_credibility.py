@@ -8,7 +8,6 @@ from focused.pages.credibility import (
     Envelope,
     NoveltyIndex,
     Reading,
-    cohesion,
     content_features,
     credible,
     new_content,
@@ -118,11 +117,11 @@ STITCHED = (
 
 
 def test_cohesion_tells_a_page_that_keeps_to_its_subject_from_stitched_sentences():
-    assert cohesion(PROSE * 3, WORDS) > 0.5
-    assert cohesion(STITCHED, WORDS) == 0.0  # eight sentences, no content word shared by neighbours
-    assert cohesion("Too short. To tell.", WORDS) == -1.0
+    assert features(PROSE * 3, WORDS)["cohesion"] > 0.5
+    assert features(STITCHED, WORDS)["cohesion"] == 0.0  # eight sentences, no content word shared by neighbours
+    assert features("Too short. To tell.", WORDS)["cohesion"] == -1.0
     envelope = Envelope.fit(rows([PROSE * 3] * 12), [True] * 12)
-    assert envelope.low["cohesion"] == cohesion(PROSE * 3, WORDS)
+    assert envelope.low["cohesion"] == features(PROSE * 3, WORDS)["cohesion"]
     stitched = features((STITCHED + " " + PROSE) * 2, WORDS)
     assert 0.0 < stitched["cohesion"] < envelope.low["cohesion"] / 2
     assert 0.0 < envelope.plausibility(stitched) < 0.6

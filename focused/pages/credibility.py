@@ -92,12 +92,8 @@ def judges(features: dict[str, float]) -> bool:
     return features["words"] >= MIN_WORDS
 
 
-def cohesion(text: str, topic_words: frozenset[str]) -> float:
-    """Share of successive sentences that share a content word; -1 for a text of too few sentences."""
-    return _cohesion(_sentence_words(text, topic_words))
-
-
 def _cohesion(bags: list[set[str]]) -> float:
+    """Share of successive sentences (`_sentence_words`) that share a content word; -1 for too few sentences."""
     if len(bags) < MIN_SENTENCES:
         return -1.0
     return sum(bool(a & b) for a, b in zip(bags, bags[1:])) / (len(bags) - 1)
