@@ -15,7 +15,7 @@ from pathlib import Path
 
 from scrapy.exceptions import UsageError
 
-FORMAT = 6  # bump whenever a class pickled in a JOBDIR changes shape
+FORMAT = 7  # bump whenever a class pickled in a JOBDIR changes shape
 MARKER = "focused.format"
 
 

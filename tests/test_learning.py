@@ -424,6 +424,11 @@ def test_a_copy_met_before_its_original_gives_its_credit_back():
     assert strategy.disown("http://mirror/sql") and not strategy.disown("http://mirror/sql")  # once
     assert strategy.sites["mirror"].earned == 1 and strategy.sites["mirror"].believed == 1
     assert strategy.graph.relevance[strategy.graph.page("http://mirror/sql")] == 0
+    short = replace(page("http://mirror/stub", 0.9, "http://a/0"), judged=False)
+    strategy.score(short, [])  # too short for the content envelope: half the credit (UNJUDGED_CREDIT)
+    assert strategy.sites["mirror"].earned == 1.5
+    assert strategy.disown("http://mirror/stub")
+    assert strategy.sites["mirror"].earned == 1  # what it earned goes back, not what a judged page would have
 
 
 def test_a_page_spun_from_others_gives_back_a_share_of_its_credit_to_each_original_read_later():

@@ -188,23 +188,27 @@ class SiteOutcomes:
         return (probe * trust + per_relevant * self.earned * earned_trust) * (1 + self.believed) / (1 + self.read)
 
     def left(self, probe: float, per_relevant: float, trust: float, earned_trust: float) -> float:
-        """The allowance / the next fetch, within 0..1: 1 while the site has earned another fetch. Credit given back
-        (take_back) can leave an allowance below 0, whose square would otherwise be a share left."""
-        return max(0.0, min(1.0, self.allowance(probe, per_relevant, trust, earned_trust) / (self.read + 1)))
+        """The allowance / the next fetch, at most 1: 1 while the site has earned another fetch."""
+        return min(1.0, self.allowance(probe, per_relevant, trust, earned_trust) / (self.read + 1))
 
     def add(self, page: ParentPage) -> None:
         """A page read here: its verdict for the rate, its credit for the allowance, its credibility for belief."""
         self.read += 1
         self.new_relevant += page.relevance
-        credit = 1.0 if page.judged else UNJUDGED_CREDIT
-        self.earned += page.credibility * credit if page.relevant else 0.0
+        self.earned += page.credibility * _credit(page.judged) if page.relevant else 0.0
         self.believed += page.credibility
 
-    def take_back(self, relevance: float, credibility: float, relevant: bool) -> None:
-        """Some of a page of the site was another's text: what it was credited with for that goes."""
+    def take_back(self, relevance: float, credibility: float, relevant: bool, judged: bool) -> None:
+        """Some of a page of the site was another's text: what it was credited with for that goes, as `add`
+        credited it."""
         self.new_relevant -= relevance
-        self.earned -= credibility if relevant else 0.0
+        self.earned -= credibility * _credit(judged) if relevant else 0.0
         self.believed -= credibility
+
+
+def _credit(judged: bool) -> float:
+    """What a relevant page's credibility earns its site: all of it if the content envelope could judge it."""
+    return 1.0 if judged else UNJUDGED_CREDIT
 
 
 class Learned(Strategy):
@@ -234,6 +238,7 @@ class Learned(Strategy):
         self.arrival_rows: list[sparse.csr_matrix | None] = []
         self._let_go = 0  # pages before this one no longer keep their arrival row
         self.credibility: list[float] = []  # per fetched page: its credibility as a source of links
+        self.judged: list[bool] = []  # per fetched page: long enough for the content envelope (UNJUDGED_CREDIT)
         self.novelty: list[float] = []  # per fetched page: the share of its text still its own (disown)
         self.hubs = np.zeros(0)
         self.followed = (np.zeros(0), np.zeros(0))  # per page: pages fetched through its links, relevance summed
@@ -402,6 +407,7 @@ class Learned(Strategy):
             redirected.read += 1
             self.trust.observe(redirecting, [site])  # and vouched for where it led
         self.credibility.append(parent.credibility)
+        self.judged.append(parent.judged)
         self.novelty.append(parent.novelty)
         self._check_allowance(site, outcomes)
         self._check_sections(parent.url)
@@ -432,7 +438,9 @@ class Learned(Strategy):
         relevant = self.graph.relevant[number]
         taken = 1.0 - kept
         for outcomes in (self._site(site_of(host_of(url))), *(self.sections[section] for section in directories(url))):
-            outcomes.take_back(taken * self.graph.relevance[number], taken * self.credibility[number], relevant)
+            outcomes.take_back(
+                taken * self.graph.relevance[number], taken * self.credibility[number], relevant, self.judged[number]
+            )
         self.credibility[number] *= kept
         if kept:
             self.graph.relevance[number] *= kept
